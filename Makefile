@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mbufx authors
+#
+# The two commands for a newcomer: `make demo` and `make test`. Each installs
+# what is missing (devtools/setup.sh), configures and builds, then runs.
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+MESON_OPTS ?=
+MESON_TEST = meson test -C $(BUILD) --print-errorlogs --num-processes 2
+
+.PHONY: all setup build test test-fast test-dpdk test-asan test-perf bench demo \
+	install docs clean
+
+all: build
+
+setup:
+	@devtools/setup.sh
+
+build: setup
+	@[ -f $(BUILD)/build.ninja ] || meson setup $(BUILD) $(MESON_OPTS)
+	@ninja -C $(BUILD)
+
+# CI runs this (.ci/run): the fast suite, DPDK's own autotests on our driver.
+test: build
+	$(MESON_TEST) --suite fast --suite dpdk
+
+test-fast: build
+	$(MESON_TEST) --suite fast
+
+test-dpdk: build
+	$(MESON_TEST) --suite dpdk
+
+test-asan: setup
+	@[ -f $(ASAN_BUILD)/build.ninja ] || \
+		meson setup $(ASAN_BUILD) -Dsanitize=true -Dbuildtype=debugoptimized
+	@ninja -C $(ASAN_BUILD)
+	meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --suite fast
+
+# Long tests and benchmarks: never pass/fail on timing.
+test-perf: build
+	$(MESON_TEST) --suite perf --timeout-multiplier 20
+
+bench: build
+	devtools/bench.sh $(BUILD)
+
+demo: build
+	devtools/demo.sh $(BUILD)
+
+install: build
+	meson install -C $(BUILD)
+
+docs: setup
+	@MBUFX_DOCS=1 devtools/setup.sh
+	@[ -f $(BUILD)/build.ninja ] || meson setup $(BUILD) $(MESON_OPTS)
+	meson configure $(BUILD) -Ddocs=true
+	ninja -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/**
+ * @file
+ * The mbufx autotest framework.
+ *
+ * One runner binary (mbufx-test) holds every autotest. An autotest is a
+ * command registered with MBUFX_TEST_REGISTER() under a name ending in
+ * "_autotest" (or "_perf_autotest" for benchmarks). The runner initialises the
+ * EAL once, then runs the commands named after the EAL arguments:
+ *
+ *     mbufx-test -l 0-1 --no-pci --file-prefix=t1 driver_autotest
+ *
+ * A command returns TEST_SUCCESS, TEST_SKIPPED or TEST_FAILED; the runner
+ * exits 0 when every command passed, 77 when all were skipped and 1 when one
+ * failed. Meson registers each autotest as its own test with its own
+ * --file-prefix, so EAL state never leaks from one test into another.
+ *
+ * DPDK's own app/test/test.h is not installed by Debian; this header keeps
+ * its spirit (assert macros that print the location and return, suites of
+ * cases with setup and teardown) without depending on it.
+ */
+
+#ifndef MBUFX_TEST_H
+#define MBUFX_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+
+#define TEST_SUCCESS 0
+#define TEST_FAILED -1
+#define TEST_SKIPPED 77
+
+#define TEST_ASSERT(cond, msg, ...) do {					\
+	if (!(cond)) {							\
+		printf("FAIL %s:%d %s(): " msg "\n", __FILE__, __LINE__,	\
+		       __func__, ##__VA_ARGS__);				\
+		return TEST_FAILED;					\
+	}								\
+} while (0)
+
+#define TEST_ASSERT_EQUAL(a, b, msg, ...) do {				\
+	long long a_ = (long long)(a), b_ = (long long)(b);		\
+	if (a_ != b_) {							\
+		printf("FAIL %s:%d %s(): %s == %s: %lld != %lld: " msg "\n",	\
+		       __FILE__, __LINE__, __func__, #a, #b, a_, b_,	\
+		       ##__VA_ARGS__);					\
+		return TEST_FAILED;					\
+	}								\
+} while (0)
+
+#define TEST_ASSERT_NOT_EQUAL(a, b, msg, ...) \
+	TEST_ASSERT((a) != (b), "%s != %s: " msg, #a, #b, ##__VA_ARGS__)
+#define TEST_ASSERT_SUCCESS(val, msg, ...) \
+	TEST_ASSERT_EQUAL(val, 0, msg, ##__VA_ARGS__)
+#define TEST_ASSERT_FAIL(val, msg, ...) \
+	TEST_ASSERT((val) != 0, "%s failed to fail: " msg, #val, ##__VA_ARGS__)
+#define TEST_ASSERT_NULL(p, msg, ...) \
+	TEST_ASSERT((p) == NULL, "%s is not NULL: " msg, #p, ##__VA_ARGS__)
+#define TEST_ASSERT_NOT_NULL(p, msg, ...) \
+	TEST_ASSERT((p) != NULL, "%s is NULL: " msg, #p, ##__VA_ARGS__)
+
+/** Run a sub-test and return its failure (or skip) to the caller. */
+#define TEST_RUN(fn) do {						\
+	int r_ = (fn);							\
+	if (r_ != TEST_SUCCESS)						\
+		return r_;						\
+} while (0)
+
+/** One case of a suite. */
+struct mbufx_test_case {
+	const char *name;
+	int (*setup)(void);	/**< may be NULL */
+	void (*teardown)(void);	/**< may be NULL */
+	int (*fn)(void);
+};
+
+/** A named list of cases, ended by an entry with fn == NULL. */
+struct mbufx_test_suite {
+	const char *name;
+	int (*setup)(void);	/**< may be NULL; a skip skips the suite */
+	void (*teardown)(void);	/**< may be NULL */
+	struct mbufx_test_case cases[];
+};
+
+#define MBUFX_TEST_CASE(fn) { #fn, NULL, NULL, fn }
+#define MBUFX_TEST_CASE_ST(setup, teardown, fn) { #fn, setup, teardown, fn }
+#define MBUFX_TEST_CASES_END() { NULL, NULL, NULL, NULL }
+
+/**
+ * Run every case of a suite, print one line per case and a summary.
+ *
+ * @return
+ *   TEST_SUCCESS when no case failed and at least one passed, TEST_SKIPPED
+ *   when every case skipped, TEST_FAILED otherwise.
+ */
+int mbufx_test_suite_run(const struct mbufx_test_suite *suite);
+
+/** A command of the runner. */
+struct mbufx_test_cmd {
+	TAILQ_ENTRY(mbufx_test_cmd) next;
+	const char *name;
+	int (*fn)(void);
+};
+
+void mbufx_test_register(struct mbufx_test_cmd *cmd);
+
+#define MBUFX_TEST_REGISTER(cmd, func)					\
+static struct mbufx_test_cmd mbufx_test_cmd_##cmd = {			\
+	.name = RTE_STR(cmd),						\
+	.fn = func,							\
+};									\
+RTE_INIT(mbufx_test_register_##cmd)					\
+{									\
+	mbufx_test_register(&mbufx_test_cmd_##cmd);			\
+}
+
+/**
+ * Seed for randomised tests: MBUFX_TEST_SEED from the environment when set,
+ * otherwise the TSC. The runner prints it so that a failure replays.
+ */
+uint64_t mbufx_test_seed(void);
+
+/** Non-zero when the EAL runs without hugepages (--no-huge). */
+int mbufx_test_no_huge(void);
+
+#endif /* MBUFX_TEST_H */

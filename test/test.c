@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * mbufx-test: the autotest runner.
+ *
+ * Usage: mbufx-test [EAL args] [--] name [name...] | list
+ *
+ * When no --no-huge / --in-memory choice was made and the machine has no
+ * usable hugepages (nothing mounted, or less than MIN_HUGE_MB free), the runner
+ * adds "--no-huge -m 1024" itself so the suite still runs on a machine where
+ * the set-up step could not reserve hugepages; tests that need hugepages ask
+ * mbufx_test_no_huge() and skip.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "mbufx_test.h"
+
+#define MIN_HUGE_MB 256
+#ifndef HUGETLBFS_MAGIC
+#define HUGETLBFS_MAGIC 0x958458f6
+#endif
+
+static TAILQ_HEAD(, mbufx_test_cmd) cmds = TAILQ_HEAD_INITIALIZER(cmds);
+static int no_huge;
+static uint64_t seed;
+
+void
+mbufx_test_register(struct mbufx_test_cmd *cmd)
+{
+	TAILQ_INSERT_TAIL(&cmds, cmd, next);
+}
+
+uint64_t
+mbufx_test_seed(void)
+{
+	return seed;
+}
+
+int
+mbufx_test_no_huge(void)
+{
+	return no_huge;
+}
+
+int
+mbufx_test_suite_run(const struct mbufx_test_suite *suite)
+{
+	const struct mbufx_test_case *tc;
+	unsigned int pass = 0, fail = 0, skip = 0;
+	int ret;
+
+	printf(" + ------------------------------------------------------- +\n");
+	printf(" + Test Suite : %s\n", suite->name);
+	if (suite->setup != NULL) {
+		ret = suite->setup();
+		if (ret != TEST_SUCCESS) {
+			printf(" + Suite setup %s\n",
+			       ret == TEST_SKIPPED ? "skipped" : "FAILED");
+			return ret == TEST_SKIPPED ? TEST_SKIPPED : TEST_FAILED;
+		}
+	}
+	for (tc = suite->cases; tc->fn != NULL; tc++) {
+		ret = TEST_SUCCESS;
+		if (tc->setup != NULL)
+			ret = tc->setup();
+		if (ret == TEST_SUCCESS)
+			ret = tc->fn();
+		if (tc->teardown != NULL)
+			tc->teardown();
+		if (ret == TEST_SUCCESS)
+			pass++;
+		else if (ret == TEST_SKIPPED)
+			skip++;
+		else
+			fail++;
+		printf(" + TestCase [%3u] : %s %s\n", pass + skip + fail,
+		       tc->name, ret == TEST_SUCCESS ? "succeeded" :
+		       ret == TEST_SKIPPED ? "skipped" : "FAILED");
+		fflush(stdout);
+	}
+	if (suite->teardown != NULL)
+		suite->teardown();
+	printf(" + %s: %u passed, %u failed, %u skipped\n", suite->name, pass,
+	       fail, skip);
+	if (fail != 0)
+		return TEST_FAILED;
+	return pass == 0 && skip != 0 ? TEST_SKIPPED : TEST_SUCCESS;
+}
+
+static int
+hugepages_usable(void)
+{
+	struct statfs st;
+	unsigned long free_pages = 0, size_kb = 0;
+	char line[256];
+	FILE *f;
+
+	if (statfs("/dev/hugepages", &st) != 0 ||
+			(unsigned long)st.f_type != HUGETLBFS_MAGIC)
+		return 0;
+	f = fopen("/proc/meminfo", "r");
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		sscanf(line, "HugePages_Free: %lu", &free_pages);
+		sscanf(line, "Hugepagesize: %lu kB", &size_kb);
+	}
+	fclose(f);
+	return free_pages * size_kb / 1024 >= MIN_HUGE_MB;
+}
+
+static int
+has_arg(int argc, char **argv, const char *arg)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		else if (strncmp(argv[i], arg, strlen(arg)) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+run_cmd(const char *name)
+{
+	struct mbufx_test_cmd *c;
+	uint64_t t0;
+	int ret;
+
+	TAILQ_FOREACH(c, &cmds, next)
+		if (strcmp(c->name, name) == 0)
+			break;
+	if (c == NULL) {
+		printf("unknown test: %s (try: list)\n", name);
+		return TEST_FAILED;
+	}
+	printf("RTE>>%s\n", name);
+	fflush(stdout);
+	t0 = rte_get_timer_cycles();
+	ret = c->fn();
+	printf("%s: %s (%.2f s)\n", name,
+	       ret == TEST_SUCCESS ? "Test OK" :
+	       ret == TEST_SKIPPED ? "Test Skipped" : "Test Failed",
+	       (double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz());
+	fflush(stdout);
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	char *args[argc + 4];
+	struct mbufx_test_cmd *c;
+	unsigned int pass = 0, fail = 0, skip = 0;
+	const char *env;
+	int nargs = argc, i, ret;
+
+	memcpy(args, argv, sizeof(args[0]) * argc);
+	if (!has_arg(argc, argv, "--no-huge") && !has_arg(argc, argv, "-m") &&
+			!has_arg(argc, argv, "--socket-mem") &&
+			(getenv("MBUFX_TEST_NO_HUGE") != NULL || !hugepages_usable())) {
+		/* insert right after argv[0]: the EAL stops at the first test name */
+		memmove(&args[4], &args[1], sizeof(args[0]) * (argc - 1));
+		args[1] = (char *)(uintptr_t)"--no-huge";
+		args[2] = (char *)(uintptr_t)"-m";
+		args[3] = (char *)(uintptr_t)"1024";
+		nargs += 3;
+		printf("no usable hugepages: running with --no-huge -m 1024\n");
+	}
+	args[nargs] = NULL;
+	no_huge = has_arg(nargs, args, "--no-huge");
+
+	env = getenv("MBUFX_TEST_SEED");
+	ret = rte_eal_init(nargs, args);
+	if (ret < 0) {
+		fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	seed = env != NULL ? strtoull(env, NULL, 0) : rte_rdtsc();
+	printf("MBUFX_TEST_SEED=%" PRIu64 "\n", seed);
+
+	for (i = ret + 1; i < nargs; i++) {
+		if (strcmp(args[i], "--") == 0)
+			continue;
+		if (strcmp(args[i], "list") == 0) {
+			TAILQ_FOREACH(c, &cmds, next)
+				printf("%s\n", c->name);
+			continue;
+		}
+		ret = run_cmd(args[i]);
+		if (ret == TEST_SUCCESS)
+			pass++;
+		else if (ret == TEST_SKIPPED)
+			skip++;
+		else
+			fail++;
+	}
+	printf("%u passed, %u failed, %u skipped\n", pass, fail, skip);
+	rte_eal_cleanup();
+	if (fail != 0)
+		return 1;
+	return pass == 0 && skip != 0 ? TEST_SKIPPED : 0;
+}
