@@ -17,13 +17,19 @@ mbufx_mem_args() {
     fi
 }
 
-# Set up the environment to load the mbufx mempool plugin from build dir $1
-# into an unmodified DPDK program, and print the EAL argument that loads it.
+# Load the mbufx mempool plugin from build dir $1 into an unmodified DPDK
+# program. Call it directly, NOT inside $(...) (a subshell loses the export):
+#     mbufx_plugin_args build
+#     dpdk-testpmd ... $MBUFX_PLUGIN_ARGS --mbuf-pool-ops-name=mbufx ...
+# It exports LD_LIBRARY_PATH and sets MBUFX_PLUGIN_ARGS="-d librte_mempool_mbufx.so".
 # EAL refuses a -d path below a world-writable directory (/tmp), so the
 # plugin is loaded by bare file name through LD_LIBRARY_PATH.
 mbufx_plugin_args() {
-    dir=$(cd "$1/drivers/mempool/mbufx" && pwd)
-    LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    _dir=$(cd "$1/drivers/mempool/mbufx" && pwd)
+    case ":${LD_LIBRARY_PATH:-}:" in
+    *":$_dir:"*) ;;
+    *) LD_LIBRARY_PATH="$_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;
+    esac
     export LD_LIBRARY_PATH
-    echo "-d librte_mempool_mbufx.so"
+    MBUFX_PLUGIN_ARGS="-d librte_mempool_mbufx.so"
 }

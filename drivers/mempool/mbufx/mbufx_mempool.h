@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * Private header of the mbufx mempool driver: the pool layout shared by the
+ * ops (mbufx_mempool.c), the zone and memory code (mbufx_mempool_zone.c) and
+ * the statistics and telemetry (mbufx_mempool_stats.c). Nothing here is
+ * installed; applications see the driver through the mempool ops name only.
+ */
+
+#ifndef MBUFX_MEMPOOL_H
+#define MBUFX_MEMPOOL_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_mempool.h>
+#include <rte_spinlock.h>
+
+/** Ops name: one name only (Debian leaves 2 of 16 ops slots free). */
+#define MBUFX_MP_OPS_NAME "mbufx"
+
+/** Objects per magazine: the unit moved between lcores and the depot. */
+#define MBUFX_MAG_SIZE 64
+
+/** Slot used by threads without an lcore id and by secondary processes. */
+#define MBUFX_SHARED_SLOT RTE_MAX_LCORE
+#define MBUFX_NB_SLOTS (RTE_MAX_LCORE + 1)
+
+/** Per-lcore slots provisioned beyond the EAL lcores (registered threads). */
+#define MBUFX_EXTRA_SLOTS 4
+
+extern int mbufx_mp_logtype;
+#define MBUFX_MP_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mbufx_mp_logtype, "mbufx_mempool: " fmt "\n", \
+		##__VA_ARGS__)
+
+/** What the driver recognises a pool as (from the pktmbuf private area). */
+enum mbufx_mp_zone {
+	MBUFX_MP_ZONE_GENERIC = 0,	/**< not a pktmbuf pool, or odd room */
+	MBUFX_MP_ZONE_PACKET,		/**< 2K class: headroom + [1518, 4096) */
+	MBUFX_MP_ZONE_JUMBO,		/**< data room >= headroom + 9000 */
+};
+
+/** Smallest buffer (data room less headroom) of the packet zone. */
+#define MBUFX_PACKET_MIN_BUF 1518
+/** First buffer size that is no longer 2K class. */
+#define MBUFX_PACKET_MAX_BUF 4096
+/** Smallest buffer of the jumbo zone: a 9000-byte frame. */
+#define MBUFX_JUMBO_MIN_BUF 9000
+
+/**
+ * A magazine: a LIFO array of free object pointers, kept outside the objects
+ * (DPDK's mempool_autotest checks that free objects are never written).
+ */
+struct mbufx_mag {
+	uint32_t n;
+	void *objs[MBUFX_MAG_SIZE];
+} __rte_cache_aligned;
+
+/** Counters of one slot, written by its owner only (no atomics). */
+struct mbufx_slot_stats {
+	uint64_t gets;		/**< dequeue calls served */
+	uint64_t puts;		/**< enqueue calls */
+	uint64_t get_objs;	/**< objects handed out */
+	uint64_t put_objs;	/**< objects taken back */
+	uint64_t mags_in;	/**< full magazines taken from the depot */
+	uint64_t mags_out;	/**< full magazines given to the depot */
+	uint64_t empty;		/**< dequeues refused: not enough objects */
+	uint64_t steals;	/**< dequeues that had to gather from other lcores */
+};
+
+/*
+ * A slot: the two magazines of one lcore (cur is loaded; prev is full or
+ * empty, as in Bonwick's magazine layer). The owner enters with a store to
+ * busy and a check of steal; a thief (an lcore gathering objects stranded
+ * in other slots for an all-or-nothing dequeue) takes lock, raises steal,
+ * fences and waits for busy to drop. See the prose in mbufx_mempool.c.
+ */
+struct mbufx_slot {
+	uint32_t busy;		/**< owner is inside an operation */
+	uint32_t steal;		/**< a thief owns the slot */
+	uint32_t active;	/**< has its two magazines */
+	rte_spinlock_t lock;	/**< thieves; every user of the shared slot */
+	struct mbufx_mag *cur;
+	struct mbufx_mag *prev;
+	struct mbufx_slot_stats st;
+} __rte_cache_aligned;
+
+/** The depot: stacks of full and of empty magazines, one lock. */
+struct mbufx_depot {
+	rte_spinlock_t lock;
+	uint32_t nb_full;
+	uint32_t nb_empty;
+	uint32_t slots_left;	/**< per-lcore slots that may still activate */
+	struct mbufx_mag **full;
+	struct mbufx_mag **empty;
+} __rte_cache_aligned;
+
+/** Driver state of one pool (mp->pool_data), in the pool's socket memory. */
+struct mbufx_pool {
+	struct mbufx_depot depot;
+	rte_spinlock_t steal_lock;	/**< one thief at a time */
+	enum mbufx_mp_zone zone;
+	uint16_t data_room;		/**< pktmbuf data room, 0 if none */
+	uint32_t size;			/**< mp->size */
+	uint32_t nb_mags;
+	uint32_t asym;			/**< owners may skip the full fence */
+	uint32_t contig;		/**< memory requested as one IOVA chunk */
+	struct rte_mempool *mp;
+	struct mbufx_mag *mags;
+	struct mbufx_slot slots[MBUFX_NB_SLOTS];
+};
+
+/* mbufx_mempool_zone.c */
+enum mbufx_mp_zone mbufx_mp_classify(const struct rte_mempool *mp,
+				     uint16_t *data_room);
+const char *mbufx_mp_zone_name(enum mbufx_mp_zone zone);
+ssize_t mbufx_mp_calc_mem_size(const struct rte_mempool *mp, uint32_t obj_num,
+			       uint32_t pg_shift, size_t *min_chunk_size,
+			       size_t *align);
+int mbufx_mp_populate(struct rte_mempool *mp, unsigned int max_objs,
+		      void *vaddr, rte_iova_t iova, size_t len,
+		      rte_mempool_populate_obj_cb_t *obj_cb, void *obj_cb_arg);
+
+/* mbufx_mempool_stats.c */
+struct mbufx_mp_stats {
+	struct mbufx_slot_stats sum;
+	uint32_t free_objs;
+	uint32_t nb_full_mags;
+	uint32_t nb_empty_mags;
+	uint32_t active_slots;
+};
+void mbufx_mp_stats_get(const struct mbufx_pool *p, struct mbufx_mp_stats *st);
+void mbufx_mp_registry_add(struct mbufx_pool *p);
+void mbufx_mp_registry_del(struct mbufx_pool *p);
+
+/* mbufx_mempool.c */
+unsigned int mbufx_mp_count(const struct mbufx_pool *p);
+
+#endif /* MBUFX_MEMPOOL_H */
