@@ -2,26 +2,595 @@
  * Copyright(c) 2026 The mbufx authors
  */
 
-/* Autotests of the mbufx mempool driver (placeholder until the driver lands). */
+/*
+ * Autotests of the mbufx mempool driver: what DPDK's mempool contract asks of
+ * a driver, and what mbufx promises beyond it.
+ *
+ *   mempool_mbufx_autotest        contract, sizes, zones, LIFO, telemetry
+ *   mempool_mbufx_stress_autotest 2 lcores + a non-EAL thread: every object
+ *                                 seen exactly once, none lost
+ *   mempool_mbufx_jumbo_autotest  jumbo buffers IOVA-contiguous; one chunk
+ *                                 in IOVA-as-VA mode (meson runs it with
+ *                                 --iova-mode=va too)
+ */
 
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memory.h>
 #include <rte_mempool.h>
+#include <rte_random.h>
+#include <rte_ring.h>
 
 #include "mbufx_test.h"
 
-static int
-test_pool_basic(void)
+#define OPS "mbufx"
+#define MAG 64		/* the driver's magazine size: crossing it matters */
+
+static struct rte_mempool *
+plain_pool(const char *name, unsigned int n, unsigned int elt,
+	   unsigned int cache)
 {
 	struct rte_mempool *mp;
-	struct rte_mbuf *m[8];
 
-	mp = rte_pktmbuf_pool_create_by_ops("t_basic", 1023, 0, 0, 2176,
-					    SOCKET_ID_ANY, "mbufx");
-	TEST_ASSERT_NOT_NULL(mp, "pool create");
-	TEST_ASSERT_SUCCESS(rte_pktmbuf_alloc_bulk(mp, m, 8), "alloc");
-	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 1015, "count");
-	rte_pktmbuf_free_bulk(m, 8);
-	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 1023, "count");
+	mp = rte_mempool_create_empty(name, n, elt, cache, 0, SOCKET_ID_ANY, 0);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, OPS, NULL) != 0 ||
+	    rte_mempool_populate_default(mp) != (int)n) {
+		rte_mempool_free(mp);
+		return NULL;
+	}
+	return mp;
+}
+
+/* What the driver itself reports (rte_mempool_ops_get_count is internal). */
+static unsigned int
+driver_count(const struct rte_mempool *mp)
+{
+	return rte_mempool_get_ops(mp->ops_index)->get_count(mp);
+}
+
+static int
+cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The pool is full again: every object came back, nothing was invented. */
+static int
+check_full(struct rte_mempool *mp)
+{
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), mp->size,
+			  "pool %s not full", mp->name);
+	TEST_ASSERT_EQUAL(rte_mempool_in_use_count(mp), 0, "pool %s", mp->name);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Take every object in one call (from this lcore, whatever lcore freed
+ * them), check they are distinct objects of this pool, that one more is
+ * refused, and put them back.
+ */
+static int
+check_drain(struct rte_mempool *mp)
+{
+	void **objs;
+	unsigned int i;
+	int ret = TEST_SUCCESS;
+
+	objs = calloc(mp->size + 1, sizeof(*objs));
+	TEST_ASSERT_NOT_NULL(objs, "calloc");
+	if (rte_mempool_generic_get(mp, objs, mp->size, NULL) != 0) {
+		printf("cannot take all %u objects of %s at once\n", mp->size,
+		       mp->name);
+		free(objs);
+		return TEST_FAILED;
+	}
+	if (rte_mempool_generic_get(mp, &objs[mp->size], 1, NULL) == 0) {
+		printf("pool %s handed out object %u of %u\n", mp->name,
+		       mp->size + 1, mp->size);
+		rte_mempool_generic_put(mp, &objs[mp->size], 1, NULL);
+		ret = TEST_FAILED;
+	}
+	if (driver_count(mp) != 0) {
+		printf("pool %s: count %u while drained\n", mp->name,
+		       driver_count(mp));
+		ret = TEST_FAILED;
+	}
+	rte_mempool_generic_put(mp, objs, mp->size, NULL);
+	qsort(objs, mp->size, sizeof(*objs), cmp_ptr);
+	for (i = 0; i + 1 < mp->size; i++)
+		if (objs[i] == objs[i + 1]) {
+			printf("object %p handed out twice\n", objs[i]);
+			ret = TEST_FAILED;
+		}
+	for (i = 0; i < mp->size; i++)
+		if (rte_mempool_from_obj(objs[i]) != mp) {
+			printf("object %p is not from %s\n", objs[i], mp->name);
+			ret = TEST_FAILED;
+			break;
+		}
+	free(objs);
+	return ret;
+}
+
+/* The ops table holds "mbufx" exactly once, whatever loaded the plugin. */
+static int
+test_ops_registered_once(void)
+{
+	unsigned int i, found = 0;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name, OPS) == 0)
+			found++;
+	TEST_ASSERT_EQUAL(found, 1, "ops \"%s\" registrations", OPS);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Every element size works, with and without per-lcore cache: the odd
+ * shapes mbuf_autotest uses (data room 0, a 128-byte private area, plain
+ * 2048-byte objects) and the three zones.
+ */
+static int
+test_sizes(void)
+{
+	static const struct {
+		const char *name;
+		int pktmbuf;
+		unsigned int room_or_elt;
+		unsigned int priv;
+	} shapes[] = {
+		{ "room0", 1, 0, 0 },
+		{ "priv128", 1, RTE_MBUF_DEFAULT_BUF_SIZE, 128 },
+		{ "plain2k", 0, 2048, 0 },
+		{ "plain8", 0, 8, 0 },
+		{ "pkt", 1, RTE_MBUF_DEFAULT_BUF_SIZE, 0 },
+		{ "jumbo", 1, 9344, 0 },
+		{ "hdr", 1, 256, 0 },
+	};
+	static const unsigned int caches[] = { 0, 256 };
+	static const unsigned int counts[] = { 1, 63, 64, 65, 1023, 4096 };
+	struct rte_mempool *mp;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int s, c, k, n;
+
+	for (s = 0; s < RTE_DIM(shapes); s++)
+		for (c = 0; c < RTE_DIM(caches); c++)
+			for (k = 0; k < RTE_DIM(counts); k++) {
+				n = counts[k];
+				/* mempool refuses a cache above n / 1.5 */
+				if (caches[c] * 3 / 2 > n)
+					continue;
+				snprintf(name, sizeof(name), "sz_%s_%u_%u",
+					 shapes[s].name, caches[c], n);
+				if (shapes[s].pktmbuf)
+					mp = rte_pktmbuf_pool_create_by_ops(name,
+						n, caches[c], shapes[s].priv,
+						shapes[s].room_or_elt,
+						SOCKET_ID_ANY, OPS);
+				else
+					mp = plain_pool(name, n,
+						shapes[s].room_or_elt, caches[c]);
+				TEST_ASSERT_NOT_NULL(mp, "create %s: %s", name,
+						     rte_strerror(rte_errno));
+				TEST_ASSERT_EQUAL(mp->populated_size, n, "%s", name);
+				if (check_full(mp) != TEST_SUCCESS ||
+				    check_drain(mp) != TEST_SUCCESS ||
+				    check_full(mp) != TEST_SUCCESS) {
+					rte_mempool_free(mp);
+					return TEST_FAILED;
+				}
+				rte_mempool_free(mp);
+			}
+	return TEST_SUCCESS;
+}
+
+/*
+ * get_count is exact after every operation at rest, bulk calls are
+ * all-or-nothing, and a refused call changes nothing.
+ */
+static int
+test_count_all_or_nothing(void)
+{
+	struct rte_mempool *mp;
+	void *objs[300], *more[300];
+	unsigned int n = 257, sizes[] = { 1, 31, 32, 63, 64, 65, 128, 129, 200 };
+	unsigned int i, k, taken = 0;
+
+	mp = plain_pool("cnt", n, 64, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		k = sizes[i];
+		if (taken + k > n)
+			break;
+		TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, &objs[taken], k),
+				    "get %u with %u free", k, n - taken);
+		taken += k;
+		TEST_ASSERT_EQUAL(driver_count(mp), n - taken,
+				  "count after get %u", k);
+	}
+	/* more than is left: refused whole, nothing taken */
+	k = n - taken + 1;
+	TEST_ASSERT_FAIL(rte_mempool_get_bulk(mp, more, k), "get %u of %u", k,
+			 n - taken);
+	TEST_ASSERT_EQUAL(driver_count(mp), n - taken,
+			  "refused get changed the count");
+	k = n - taken;
+	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, more, k), "the rest");
+	TEST_ASSERT_EQUAL(driver_count(mp), 0, "empty");
+	TEST_ASSERT_FAIL(rte_mempool_get_bulk(mp, &more[k], 1), "from empty");
+	TEST_ASSERT_EQUAL(rte_mempool_ops_dequeue_bulk(mp, &more[k], 0), 0,
+			  "n = 0 always succeeds");
+	rte_mempool_put_bulk(mp, more, k);
+	rte_mempool_put_bulk(mp, objs, taken);
+	TEST_ASSERT_EQUAL(driver_count(mp), n, "full");
+	/* a request beyond the pool size is refused at once */
+	TEST_ASSERT_FAIL(rte_mempool_ops_dequeue_bulk(mp, objs, n + 1),
+			 "dequeue of size + 1");
+	TEST_RUN(check_full(mp));
+	rte_mempool_free(mp);
+	return TEST_SUCCESS;
+}
+
+/*
+ * LIFO at every level: the object put last is handed out first, within a
+ * magazine, across a magazine exchange with the depot, and through the
+ * mempool's per-lcore cache.
+ */
+static int
+test_lifo(void)
+{
+	struct rte_mempool *mp;
+	void *objs[3 * MAG], *o;
+	unsigned int i, cache;
+
+	for (cache = 0; cache <= 32; cache += 32) {
+		mp = plain_pool(cache ? "lifo_c" : "lifo", 1024, 64, cache);
+		TEST_ASSERT_NOT_NULL(mp, "create");
+		TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &o), "get");
+		rte_mempool_put(mp, o);
+		TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &objs[0]), "get");
+		TEST_ASSERT(objs[0] == o, "cache %u: freed object not reused",
+			    cache);
+		rte_mempool_put(mp, o);
+
+		/* 3 magazines out and back one by one: reverse order out */
+		TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, 3 * MAG),
+				    "get");
+		for (i = 0; i < 3 * MAG; i++)
+			rte_mempool_put(mp, objs[i]);
+		for (i = 3 * MAG; i-- > 0;) {
+			TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &o), "get");
+			TEST_ASSERT(o == objs[i], "cache %u: object %u of %u "
+				    "not LIFO", cache, i, 3 * MAG);
+		}
+		rte_mempool_put_bulk(mp, objs, 3 * MAG);
+		TEST_RUN(check_full(mp));
+		rte_mempool_free(mp);
+	}
+	return TEST_SUCCESS;
+}
+
+/* LIFO against FIFO, observably: ring_mp_mc hands out a different object. */
+static int
+test_lifo_vs_ring(void)
+{
+	struct rte_mempool *mp;
+	void *a, *b;
+
+	mp = rte_mempool_create("lifo_ring", 1024, 64, 0, 0, NULL, NULL, NULL,
+				NULL, SOCKET_ID_ANY, 0);
+	TEST_ASSERT_NOT_NULL(mp, "ring pool");
+	TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &a), "get");
+	rte_mempool_put(mp, a);
+	TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &b), "get");
+	rte_mempool_put(mp, b);
+	rte_mempool_free(mp);
+	/* the reference: a FIFO recycles through the whole pool */
+	TEST_ASSERT(a != b, "ring driver reused at once: test premise broken");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The driver never writes into a free object: fill every object with a
+ * pattern, return them, churn the pool through magazine exchanges and the
+ * depot from two lcores, then check every byte of every object.
+ */
+struct churn_arg {
+	struct rte_mempool *mp;
+	unsigned int rounds;
+	int ret;
+};
+
+static int
+churn(void *arg)
+{
+	struct churn_arg *c = arg;
+	void *objs[200];
+	unsigned int i, n;
+
+	for (i = 0; i < c->rounds; i++) {
+		n = 1 + rte_rand_max(RTE_DIM(objs));
+		if (rte_mempool_get_bulk(c->mp, objs, n) == 0)
+			rte_mempool_put_bulk(c->mp, objs, n);
+	}
+	c->ret = 0;
+	return 0;
+}
+
+static int
+test_free_objects_untouched(void)
+{
+	struct rte_mempool *mp;
+	struct churn_arg arg;
+	unsigned int n = 1000, elt = 256, i, j, worker;
+	void **objs;
+	uint8_t *b;
+	int ret = TEST_SUCCESS;
+
+	objs = calloc(n, sizeof(*objs));
+	TEST_ASSERT_NOT_NULL(objs, "calloc");
+	mp = plain_pool("untouched", n, elt, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, n), "get all");
+	for (i = 0; i < n; i++)
+		memset(objs[i], 0xa5, elt);
+	rte_mempool_put_bulk(mp, objs, n);
+
+	arg = (struct churn_arg){ .mp = mp, .rounds = 20000, .ret = -1 };
+	worker = rte_get_next_lcore(-1, 1, 0);
+	if (worker < RTE_MAX_LCORE)
+		rte_eal_remote_launch(churn, &arg, worker);
+	churn(&(struct churn_arg){ .mp = mp, .rounds = 20000 });
+	if (worker < RTE_MAX_LCORE)
+		rte_eal_wait_lcore(worker);
+
+	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, n), "get all");
+	for (i = 0; i < n && ret == TEST_SUCCESS; i++)
+		for (b = objs[i], j = 0; j < elt; j++)
+			if (b[j] != 0xa5) {
+				printf("free object %u byte %u written: %#x\n",
+				       i, j, b[j]);
+				ret = TEST_FAILED;
+				break;
+			}
+	rte_mempool_put_bulk(mp, objs, n);
+	rte_mempool_free(mp);
+	free(objs);
+	return ret;
+}
+
+/*
+ * Exact capacity across lcores with cache 0: objects freed on one lcore sit
+ * in that lcore's magazines, yet another lcore can take every one of them.
+ */
+static int
+take_all_put_back(void *arg)
+{
+	struct rte_mempool *mp = arg;
+	void **objs = malloc(sizeof(void *) * mp->size);
+
+	if (objs == NULL)
+		return -1;
+	if (rte_mempool_get_bulk(mp, objs, mp->size) != 0) {
+		free(objs);
+		return -1;
+	}
+	/* scatter them: some in magazines, some in the depot */
+	rte_mempool_put_bulk(mp, objs, mp->size / 2);
+	rte_mempool_put_bulk(mp, &objs[mp->size / 2], mp->size - mp->size / 2);
+	free(objs);
+	return 0;
+}
+
+static int
+test_cross_lcore_capacity(void)
+{
+	struct rte_mempool *mp;
+	unsigned int worker, sizes[] = { 10, 100, 129, 1000 }, i;
+	char name[32];
+
+	worker = rte_get_next_lcore(-1, 1, 0);
+	if (worker >= RTE_MAX_LCORE) {
+		printf("needs 2 lcores\n");
+		return TEST_SKIPPED;
+	}
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		snprintf(name, sizeof(name), "xcap_%u", sizes[i]);
+		mp = plain_pool(name, sizes[i], 64, 0);
+		TEST_ASSERT_NOT_NULL(mp, "create");
+		rte_eal_remote_launch(take_all_put_back, mp, worker);
+		TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
+		/* everything now sits with the worker lcore */
+		TEST_RUN(check_full(mp));
+		TEST_RUN(check_drain(mp));
+		TEST_RUN(check_full(mp));
+		rte_mempool_free(mp);
+	}
+	return TEST_SUCCESS;
+}
+
+/* Threads without an lcore id share one slot, under a lock. */
+struct thread_arg {
+	struct rte_mempool *mp;
+	unsigned int rounds;
+	int ret;
+};
+
+static void *
+non_eal_thread(void *arg)
+{
+	struct thread_arg *t = arg;
+	void *objs[100];
+	unsigned int i, n;
+
+	t->ret = rte_lcore_id() == LCORE_ID_ANY ? 0 : -1;
+	for (i = 0; i < t->rounds; i++) {
+		n = 1 + i % RTE_DIM(objs);
+		if (rte_mempool_get_bulk(t->mp, objs, n) != 0)
+			continue;
+		rte_mempool_put_bulk(t->mp, objs, n);
+	}
+	return NULL;
+}
+
+static int
+test_non_eal_thread(void)
+{
+	struct rte_mempool *mp;
+	struct thread_arg t;
+	pthread_t tid;
+
+	mp = plain_pool("noneal", 500, 64, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	t = (struct thread_arg){ .mp = mp, .rounds = 10000, .ret = -1 };
+	TEST_ASSERT_SUCCESS(pthread_create(&tid, NULL, non_eal_thread, &t),
+			    "pthread_create");
+	pthread_join(tid, NULL);
+	TEST_ASSERT_SUCCESS(t.ret, "thread had an lcore id");
+	TEST_RUN(check_full(mp));
+	TEST_RUN(check_drain(mp));
+	rte_mempool_free(mp);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Telemetry: /mbufx/pools lists the pool, /mbufx/pool,<name> reports its
+ * zone and counts. Talks to this process's own telemetry socket.
+ */
+static int
+telemetry_query(const char *cmd, char *out, size_t len)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	ssize_t n;
+	int fd;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
+	    read(fd, out, len - 1) <= 0 ||	/* the greeting */
+	    write(fd, cmd, strlen(cmd)) < 0 ||
+	    (n = read(fd, out, len - 1)) <= 0) {
+		close(fd);
+		return -1;
+	}
+	out[n] = '\0';
+	close(fd);
+	return 0;
+}
+
+static int
+test_zones_and_telemetry(void)
+{
+	static const struct {
+		const char *name;
+		unsigned int room;
+		const char *zone;
+	} z[] = {
+		{ "tz_pkt", RTE_MBUF_DEFAULT_BUF_SIZE, "\"zone\":\"packet\"" },
+		{ "tz_pkt_min", RTE_PKTMBUF_HEADROOM + 1518, "\"zone\":\"packet\"" },
+		{ "tz_4k", RTE_PKTMBUF_HEADROOM + 4096, "\"zone\":\"generic\"" },
+		{ "tz_jumbo", RTE_PKTMBUF_HEADROOM + 9000, "\"zone\":\"jumbo\"" },
+		{ "tz_jumbo_short", RTE_PKTMBUF_HEADROOM + 8999, "\"zone\":\"generic\"" },
+		{ "tz_hdr", 256, "\"zone\":\"generic\"" },
+	};
+	struct rte_mempool *mp[RTE_DIM(z)], *plain;
+	char buf[4096], cmd[128];
+	unsigned int i;
+	int ret = TEST_SUCCESS;
+
+	for (i = 0; i < RTE_DIM(z); i++) {
+		mp[i] = rte_pktmbuf_pool_create_by_ops(z[i].name, 256, 0, 0,
+						       z[i].room, SOCKET_ID_ANY,
+						       OPS);
+		TEST_ASSERT_NOT_NULL(mp[i], "create %s", z[i].name);
+	}
+	plain = plain_pool("tz_plain", 100, 2176 + sizeof(struct rte_mbuf), 0);
+	TEST_ASSERT_NOT_NULL(plain, "plain");
+
+	if (telemetry_query("/mbufx/pools", buf, sizeof(buf)) != 0) {
+		printf("telemetry socket not reachable: skipping that part\n");
+		ret = TEST_SKIPPED;
+		goto out;
+	}
+	for (i = 0; i < RTE_DIM(z) && ret == TEST_SUCCESS; i++)
+		if (strstr(buf, z[i].name) == NULL) {
+			printf("/mbufx/pools lacks %s: %s\n", z[i].name, buf);
+			ret = TEST_FAILED;
+		}
+	for (i = 0; i < RTE_DIM(z) && ret == TEST_SUCCESS; i++) {
+		snprintf(cmd, sizeof(cmd), "/mbufx/pool,%s", z[i].name);
+		if (telemetry_query(cmd, buf, sizeof(buf)) != 0 ||
+		    strstr(buf, z[i].zone) == NULL ||
+		    strstr(buf, "\"free\":256") == NULL) {
+			printf("%s: want %s, free 256: %s\n", cmd, z[i].zone, buf);
+			ret = TEST_FAILED;
+		}
+	}
+	/* not a pktmbuf pool, even with an mbuf-sized element */
+	if (ret == TEST_SUCCESS &&
+	    (telemetry_query("/mbufx/pool,tz_plain", buf, sizeof(buf)) != 0 ||
+	     strstr(buf, "\"zone\":\"generic\"") == NULL)) {
+		printf("tz_plain: %s\n", buf);
+		ret = TEST_FAILED;
+	}
+	/* an unknown pool is an error, not an empty answer */
+	if (ret == TEST_SUCCESS &&
+	    (telemetry_query("/mbufx/pool,nosuchpool", buf, sizeof(buf)) != 0 ||
+	     strstr(buf, "null") == NULL)) {
+		printf("unknown pool: %s\n", buf);
+		ret = TEST_FAILED;
+	}
+out:
+	for (i = 0; i < RTE_DIM(z); i++)
+		rte_mempool_free(mp[i]);
+	rte_mempool_free(plain);
+	/* a freed pool leaves the list */
+	if (ret == TEST_SUCCESS &&
+	    (telemetry_query("/mbufx/pools", buf, sizeof(buf)) != 0 ||
+	     strstr(buf, "tz_pkt") != NULL)) {
+		printf("freed pools still listed: %s\n", buf);
+		ret = TEST_FAILED;
+	}
+	return ret;
+}
+
+/* get_info answers (no contiguous blocks); dump works on our pools. */
+static int
+test_info(void)
+{
+	struct rte_mempool *mp;
+	struct rte_mempool_info info = { .contig_block_size = 99 };
+	FILE *f;
+
+	mp = plain_pool("info", 100, 64, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	TEST_ASSERT_SUCCESS(rte_mempool_ops_get_info(mp, &info), "get_info");
+	TEST_ASSERT_EQUAL(info.contig_block_size, 0, "contig_block_size");
+	f = fopen("/dev/null", "w");
+	if (f != NULL) {
+		rte_mempool_dump(f, mp);
+		fclose(f);
+	}
 	rte_mempool_free(mp);
 	return TEST_SUCCESS;
 }
@@ -29,7 +598,16 @@ test_pool_basic(void)
 static const struct mbufx_test_suite mempool_mbufx_suite = {
 	.name = "mempool_mbufx",
 	.cases = {
-		MBUFX_TEST_CASE(test_pool_basic),
+		MBUFX_TEST_CASE(test_ops_registered_once),
+		MBUFX_TEST_CASE(test_sizes),
+		MBUFX_TEST_CASE(test_count_all_or_nothing),
+		MBUFX_TEST_CASE(test_lifo),
+		MBUFX_TEST_CASE(test_lifo_vs_ring),
+		MBUFX_TEST_CASE(test_free_objects_untouched),
+		MBUFX_TEST_CASE(test_cross_lcore_capacity),
+		MBUFX_TEST_CASE(test_non_eal_thread),
+		MBUFX_TEST_CASE(test_zones_and_telemetry),
+		MBUFX_TEST_CASE(test_info),
 		MBUFX_TEST_CASES_END(),
 	},
 };
@@ -41,3 +619,301 @@ test_mempool_mbufx(void)
 }
 
 MBUFX_TEST_REGISTER(mempool_mbufx_autotest, test_mempool_mbufx);
+
+/*
+ * Stress: two lcores and a non-EAL thread get, hand over through rings and
+ * put random bursts. Every object carries its index; an ownership flag per
+ * object is claimed on get and released before put, so an object handed out
+ * twice, or one that vanished, is caught.
+ */
+#define STRESS_OBJS 2048
+#define STRESS_BURST 48
+
+struct stress {
+	struct rte_mempool *mp;
+	struct rte_ring *ring[2];	/* handover: to lcore A, to lcore B */
+	uint8_t owned[STRESS_OBJS];
+	uint64_t deadline;
+	uint32_t dup;
+	uint64_t ops[3];
+};
+
+static int
+stress_claim(struct stress *st, void **objs, unsigned int n)
+{
+	uint8_t zero;
+	uint32_t idx;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		idx = *(uint32_t *)objs[i];
+		zero = 0;
+		if (idx >= STRESS_OBJS ||
+		    !__atomic_compare_exchange_n(&st->owned[idx], &zero, 1, 0,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED)) {
+			__atomic_fetch_add(&st->dup, 1, __ATOMIC_RELAXED);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+stress_release(struct stress *st, void **objs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		__atomic_store_n(&st->owned[*(uint32_t *)objs[i]], 0,
+				 __ATOMIC_RELEASE);
+}
+
+/* who: 0 lcore A, 1 lcore B, 2 non-EAL thread */
+static void
+stress_loop(struct stress *st, unsigned int who)
+{
+	void *objs[STRESS_BURST];
+	unsigned int n, got;
+
+	while (rte_get_timer_cycles() < st->deadline &&
+	       __atomic_load_n(&st->dup, __ATOMIC_RELAXED) == 0) {
+		n = 1 + rte_rand_max(STRESS_BURST);
+		if (rte_mempool_get_bulk(st->mp, objs, n) == 0) {
+			if (stress_claim(st, objs, n) != 0)
+				return;
+			if (who < 2 && (rte_rand() & 1)) {
+				/* hand them to the other lcore to free */
+				stress_release(st, objs, n);
+				got = rte_ring_enqueue_burst(st->ring[!who],
+							     objs, n, NULL);
+				if (got < n)
+					rte_mempool_put_bulk(st->mp, &objs[got],
+							     n - got);
+			} else {
+				stress_release(st, objs, n);
+				rte_mempool_put_bulk(st->mp, objs, n);
+			}
+			st->ops[who]++;
+		}
+		if (who < 2) {
+			got = rte_ring_dequeue_burst(st->ring[who], objs,
+						     STRESS_BURST, NULL);
+			if (got > 0)
+				rte_mempool_put_bulk(st->mp, objs, got);
+		}
+	}
+}
+
+static int
+stress_lcore(void *arg)
+{
+	stress_loop(arg, 1);
+	return 0;
+}
+
+static void *
+stress_thread(void *arg)
+{
+	stress_loop(arg, 2);
+	return NULL;
+}
+
+static void
+stress_index(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+{
+	RTE_SET_USED(mp);
+	RTE_SET_USED(arg);
+	*(uint32_t *)obj = idx;
+}
+
+static int
+stress_run(unsigned int cache)
+{
+	struct stress *st;
+	pthread_t tid;
+	unsigned int worker, i;
+	void *objs[STRESS_BURST];
+	char name[32];
+	int ret = TEST_SUCCESS;
+
+	worker = rte_get_next_lcore(-1, 1, 0);
+	if (worker >= RTE_MAX_LCORE) {
+		printf("needs 2 lcores\n");
+		return TEST_SKIPPED;
+	}
+	st = rte_zmalloc("stress", sizeof(*st), 0);
+	TEST_ASSERT_NOT_NULL(st, "zmalloc");
+	snprintf(name, sizeof(name), "stress_%u", cache);
+	st->mp = plain_pool(name, STRESS_OBJS, 64, cache);
+	TEST_ASSERT_NOT_NULL(st->mp, "create");
+	rte_mempool_obj_iter(st->mp, stress_index, NULL);
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "stress_r%u_%u", cache, i);
+		st->ring[i] = rte_ring_create(name, 4096, SOCKET_ID_ANY, 0);
+		TEST_ASSERT_NOT_NULL(st->ring[i], "ring");
+	}
+	st->deadline = rte_get_timer_cycles() + rte_get_timer_hz() * 3 / 2;
+
+	rte_eal_remote_launch(stress_lcore, st, worker);
+	TEST_ASSERT_SUCCESS(pthread_create(&tid, NULL, stress_thread, st),
+			    "pthread_create");
+	stress_loop(st, 0);
+	rte_eal_wait_lcore(worker);
+	pthread_join(tid, NULL);
+
+	for (i = 0; i < 2; i++) {
+		unsigned int got;
+
+		while ((got = rte_ring_dequeue_burst(st->ring[i], objs,
+						     STRESS_BURST, NULL)) > 0)
+			rte_mempool_put_bulk(st->mp, objs, got);
+	}
+	printf("cache %u: ops lcore A %" PRIu64 ", lcore B %" PRIu64
+	       ", non-EAL %" PRIu64 ", duplicates %u\n", cache, st->ops[0],
+	       st->ops[1], st->ops[2], st->dup);
+	if (st->dup != 0 || st->ops[0] == 0 || st->ops[1] == 0 ||
+	    st->ops[2] == 0)
+		ret = TEST_FAILED;
+	/* caches of other lcores hold objects: flush them to count exactly */
+	if (ret == TEST_SUCCESS && cache == 0 &&
+	    (check_full(st->mp) != TEST_SUCCESS ||
+	     check_drain(st->mp) != TEST_SUCCESS))
+		ret = TEST_FAILED;
+	if (ret == TEST_SUCCESS && cache != 0 &&
+	    rte_mempool_avail_count(st->mp) != STRESS_OBJS) {
+		printf("lost objects: %u of %u\n",
+		       rte_mempool_avail_count(st->mp), STRESS_OBJS);
+		ret = TEST_FAILED;
+	}
+	rte_ring_free(st->ring[0]);
+	rte_ring_free(st->ring[1]);
+	rte_mempool_free(st->mp);
+	rte_free(st);
+	return ret;
+}
+
+static int
+test_stress_cache0(void)
+{
+	return stress_run(0);
+}
+
+static int
+test_stress_cache256(void)
+{
+	return stress_run(256);
+}
+
+static const struct mbufx_test_suite stress_suite = {
+	.name = "mempool_mbufx_stress",
+	.cases = {
+		MBUFX_TEST_CASE(test_stress_cache0),
+		MBUFX_TEST_CASE(test_stress_cache256),
+		MBUFX_TEST_CASES_END(),
+	},
+};
+
+static int
+test_mempool_mbufx_stress(void)
+{
+	return mbufx_test_suite_run(&stress_suite);
+}
+
+MBUFX_TEST_REGISTER(mempool_mbufx_stress_autotest, test_mempool_mbufx_stress);
+
+/*
+ * Jumbo zone memory: every 9000-byte data buffer is IOVA-contiguous (checked
+ * at both ends with rte_mem_virt2iova), buf_iova agrees, and in IOVA-as-VA
+ * mode the whole pool is one chunk.
+ */
+struct iova_check {
+	unsigned int bad;
+	unsigned int n;
+};
+
+static void
+jumbo_check_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	struct iova_check *c = arg;
+	struct rte_mbuf *m = obj;
+	char *first = m->buf_addr, *last = first + m->buf_len - 1;
+	rte_iova_t a = rte_mem_virt2iova(first), b = rte_mem_virt2iova(last);
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(i);
+	c->n++;
+	if (a == RTE_BAD_IOVA || b == RTE_BAD_IOVA || b - a != m->buf_len - 1u ||
+	    a != m->buf_iova)
+		c->bad++;
+}
+
+static int
+jumbo_pool_check(unsigned int n, unsigned int room, unsigned int cache)
+{
+	struct rte_mempool *mp;
+	struct rte_mbuf **m;
+	struct iova_check c = { 0, 0 };
+	char name[32];
+	unsigned int i;
+	int ret = TEST_SUCCESS;
+
+	snprintf(name, sizeof(name), "jumbo_%u_%u", n, cache);
+	mp = rte_pktmbuf_pool_create_by_ops(name, n, cache, 0, room,
+					    SOCKET_ID_ANY, OPS);
+	TEST_ASSERT_NOT_NULL(mp, "create %s: %s", name, rte_strerror(rte_errno));
+	rte_mempool_obj_iter(mp, jumbo_check_obj, &c);
+	printf("%s: %u objects, %u chunks, IOVA mode %s, %u not contiguous\n",
+	       name, c.n, mp->nb_mem_chunks,
+	       rte_eal_iova_mode() == RTE_IOVA_VA ? "VA" : "PA", c.bad);
+	if (c.n != n || c.bad != 0)
+		ret = TEST_FAILED;
+	if (rte_eal_iova_mode() == RTE_IOVA_VA && mp->nb_mem_chunks != 1) {
+		printf("VA mode: want one chunk\n");
+		ret = TEST_FAILED;
+	}
+	/* and a 9000-byte frame fits one segment */
+	m = calloc(n, sizeof(*m));
+	if (ret == TEST_SUCCESS && m != NULL &&
+	    rte_pktmbuf_alloc_bulk(mp, m, n) == 0) {
+		for (i = 0; i < n; i++)
+			if (rte_pktmbuf_append(m[i], 9000) == NULL) {
+				ret = TEST_FAILED;
+				break;
+			}
+		rte_pktmbuf_free_bulk(m, n);
+	} else if (ret == TEST_SUCCESS) {
+		ret = TEST_FAILED;
+	}
+	free(m);
+	if (ret == TEST_SUCCESS)
+		ret = check_full(mp);
+	rte_mempool_free(mp);
+	return ret;
+}
+
+static int
+test_jumbo_contig(void)
+{
+	TEST_RUN(jumbo_pool_check(512, RTE_PKTMBUF_HEADROOM + 9000, 0));
+	TEST_RUN(jumbo_pool_check(2048, 9344, 64));
+	/* 4096 x 9.5 KiB = 39 MiB: near the size where PA mode gives up */
+	TEST_RUN(jumbo_pool_check(4096, 9344, 256));
+	return TEST_SUCCESS;
+}
+
+static const struct mbufx_test_suite jumbo_suite = {
+	.name = "mempool_mbufx_jumbo",
+	.cases = {
+		MBUFX_TEST_CASE(test_jumbo_contig),
+		MBUFX_TEST_CASES_END(),
+	},
+};
+
+static int
+test_mempool_mbufx_jumbo(void)
+{
+	return mbufx_test_suite_run(&jumbo_suite);
+}
+
+MBUFX_TEST_REGISTER(mempool_mbufx_jumbo_autotest, test_mempool_mbufx_jumbo);

@@ -76,7 +76,7 @@
 
 #include "mbufx_mempool.h"
 
-RTE_LOG_REGISTER_SUFFIX(mbufx_mp_logtype, mbufx, NOTICE);
+RTE_LOG_REGISTER(mbufx_mp_logtype, pmd.mempool.mbufx, NOTICE);
 
 /* 1: membarrier usable, 0: not, -1: not probed yet */
 static int membarrier_ok = -1;

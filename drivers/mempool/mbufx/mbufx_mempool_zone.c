@@ -48,7 +48,9 @@ mbufx_mp_classify(const struct rte_mempool *mp, uint16_t *data_room)
 		return MBUFX_MP_ZONE_GENERIC;
 	priv = rte_mempool_get_priv((struct rte_mempool *)(uintptr_t)mp);
 	room = priv->mbuf_data_room_size;
-	if (mp->elt_size != sizeof(struct rte_mbuf) + priv->mbuf_priv_size + room)
+	/* the mempool rounds the element up to 8 bytes */
+	if (mp->elt_size != RTE_ALIGN_CEIL(sizeof(struct rte_mbuf) +
+			priv->mbuf_priv_size + room, sizeof(uint64_t)))
 		return MBUFX_MP_ZONE_GENERIC;
 	*data_room = room;
 	if (room >= RTE_PKTMBUF_HEADROOM + MBUFX_JUMBO_MIN_BUF)
