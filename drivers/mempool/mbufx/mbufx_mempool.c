@@ -41,8 +41,8 @@
  * (MEMBARRIER_CMD_PRIVATE_EXPEDITED) between raising steal and reading busy,
  * which forces a full barrier on every running thread of the process. Either
  * the thief sees busy == 1 and waits, or the owner sees steal == 1 and takes
- * the slot lock instead. Where membarrier is not available the owner pays a
- * full fence on entry instead (correct, slower).
+ * the slot lock instead. Where membarrier is not available the owner takes
+ * its slot lock on entry instead: one uncontended atomic (correct, slower).
  *
  * Lock order: steal_lock, then slot locks, then the depot lock (innermost).
  * An owner inside an operation may take only the depot lock, so a thief that
@@ -94,7 +94,7 @@ membarrier_probe(void)
 		syscall(__NR_membarrier,
 			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 	if (!membarrier_ok)
-		MBUFX_MP_LOG(INFO, "membarrier unavailable: lcores fence on entry");
+		MBUFX_MP_LOG(INFO, "membarrier unavailable: lcores lock their slot");
 	return membarrier_ok;
 }
 
@@ -107,6 +107,25 @@ primary_process(void)
 	if (unlikely(proc_primary < 0))
 		proc_primary = rte_eal_process_type() == RTE_PROC_PRIMARY;
 	return proc_primary;
+}
+
+/*
+ * Copy object pointers. Bursts are short (typically 32): an inline loop the
+ * compiler unrolls into vector moves beats a call into libc's memcpy.
+ */
+static __rte_always_inline void
+obj_copy(void **dst, void * const *src, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i + 4 <= n; i += 4) {
+		dst[i] = src[i];
+		dst[i + 1] = src[i + 1];
+		dst[i + 2] = src[i + 2];
+		dst[i + 3] = src[i + 3];
+	}
+	for (; i < n; i++)
+		dst[i] = src[i];
 }
 
 static inline void
@@ -302,7 +321,7 @@ slot_get(struct mbufx_pool *p, struct mbufx_slot *s, void **objs,
 
 	if (likely(n <= cur->n)) {
 		cur->n -= n;
-		memcpy(objs, &cur->objs[cur->n], sizeof(void *) * n);
+		obj_copy(objs, &cur->objs[cur->n], n);
 		return 0;
 	}
 	return slot_get_refill(p, s, objs, n);
@@ -388,7 +407,7 @@ slot_put(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 	struct mbufx_mag *cur = s->cur;
 
 	if (likely(cur->n + n <= MBUFX_MAG_SIZE)) {
-		memcpy(&cur->objs[cur->n], objs, sizeof(void *) * n);
+		obj_copy(&cur->objs[cur->n], objs, n);
 		cur->n += n;
 		return 0;
 	}
