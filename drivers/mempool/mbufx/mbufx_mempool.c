@@ -62,6 +62,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <linux/membarrier.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -208,6 +209,16 @@ mbufx_mp_free(struct rte_mempool *mp)
 
 	if (p == NULL)
 		return;
+	if (rte_log_can_log(mbufx_mp_logtype, RTE_LOG_DEBUG)) {
+		struct mbufx_mp_stats st;
+
+		mbufx_mp_stats_get(p, &st);
+		MBUFX_MP_LOG(DEBUG, "pool %s: gets %" PRIu64 " puts %" PRIu64
+			     " magazines in %" PRIu64 " out %" PRIu64
+			     " empty %" PRIu64 " steals %" PRIu64, mp->name,
+			     st.sum.gets, st.sum.puts, st.sum.mags_in,
+			     st.sum.mags_out, st.sum.empty, st.sum.steals);
+	}
 	mbufx_mp_registry_del(p);
 	rte_free(p->depot.full);
 	rte_free(p->mags);
