@@ -37,7 +37,7 @@
 #include "mbufx_test.h"
 
 #define OPS "mbufx"
-#define MAG 64		/* the driver's magazine size: crossing it matters */
+#define MAG 128		/* the driver's magazine size: crossing it matters */
 
 static struct rte_mempool *
 plain_pool(const char *name, unsigned int n, unsigned int elt,
@@ -165,7 +165,7 @@ test_sizes(void)
 		{ "hdr", 1, 256, 0 },
 	};
 	static const unsigned int caches[] = { 0, 256 };
-	static const unsigned int counts[] = { 1, 63, 64, 65, 1023, 4096 };
+	static const unsigned int counts[] = { 1, 63, 64, 65, 127, 128, 129, 1023, 4096 };
 	struct rte_mempool *mp;
 	char name[RTE_MEMPOOL_NAMESIZE];
 	unsigned int s, c, k, n;
@@ -209,8 +209,8 @@ static int
 test_count_all_or_nothing(void)
 {
 	struct rte_mempool *mp;
-	void *objs[300], *more[300];
-	unsigned int n = 257, sizes[] = { 1, 31, 32, 63, 64, 65, 128, 129, 200 };
+	void *objs[600], *more[600];
+	unsigned int n = 513, sizes[] = { 1, 31, 32, 63, 64, 65, 128, 129, 200 };
 	unsigned int i, k, taken = 0;
 
 	mp = plain_pool("cnt", n, 64, 0);

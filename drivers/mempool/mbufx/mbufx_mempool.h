@@ -24,7 +24,7 @@
 #define MBUFX_MP_OPS_NAME "mbufx"
 
 /** Objects per magazine: the unit moved between lcores and the depot. */
-#define MBUFX_MAG_SIZE 64
+#define MBUFX_MAG_SIZE 128
 
 /** Slot used by threads without an lcore id and by secondary processes. */
 #define MBUFX_SHARED_SLOT RTE_MAX_LCORE
@@ -57,6 +57,7 @@ enum mbufx_mp_zone {
  * (DPDK's mempool_autotest checks that free objects are never written).
  */
 struct mbufx_mag {
+	struct mbufx_mag *next;	/**< link in a depot stack */
 	uint32_t n;
 	void *objs[MBUFX_MAG_SIZE];
 } __rte_cache_aligned;
@@ -90,14 +91,18 @@ struct mbufx_slot {
 	struct mbufx_slot_stats st;
 } __rte_cache_aligned;
 
-/** The depot: stacks of full and of empty magazines, one lock. */
+/*
+ * The depot: stacks of full and of empty magazines, linked through the
+ * magazines themselves, so a hand-over touches the depot's one cache line
+ * and the magazine's first line, which the taker reads anyway.
+ */
 struct mbufx_depot {
 	rte_spinlock_t lock;
 	uint32_t nb_full;
 	uint32_t nb_empty;
 	uint32_t slots_left;	/**< per-lcore slots that may still activate */
-	struct mbufx_mag **full;
-	struct mbufx_mag **empty;
+	struct mbufx_mag *full;
+	struct mbufx_mag *empty;
 } __rte_cache_aligned;
 
 /** Driver state of one pool (mp->pool_data), in the pool's socket memory. */
