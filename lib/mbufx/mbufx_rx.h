@@ -1,0 +1,658 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+#ifndef MBUFX_RX_H
+#define MBUFX_RX_H
+
+/**
+ * @file
+ * mbufx late metadata attach: post bare receive buffers, build the rte_mbuf
+ * once the frame is in.
+ *
+ * A classic DPDK receive path touches each mbuf header twice: at refill the
+ * driver reads buf_iova and writes the rearm word (data_off, refcnt,
+ * nb_segs, port), and at completion, one ring lap later, it writes lengths,
+ * flags and packet type into the same cache line, which by then has often
+ * left the core's caches. With late attach the header is touched once:
+ *
+ *     stocked (free in the mempool)
+ *        |  mbufx_rx_refill()   mempool get; data address and IOVA come from
+ *        |  (_bulk for PMDs)    address arithmetic; header NOT read/written
+ *        v
+ *     posted (a bare buffer: {addr, iova, handle})
+ *        |  device / software DMA writes the frame at addr (or iova)
+ *        v
+ *     filled --- mbufx_rx_attach*() ---> rte_mbuf (all RX metadata written in
+ *        |                               one pass, first cache line only)
+ *        +------ mbufx_rx_return() ----> stocked again, header untouched
+ *
+ * Refill needs no header access because the data address of a pktmbuf
+ * object is object + sizeof(struct rte_mbuf) + priv_size + headroom, and the
+ * IOVA of any address in the pool is chunk IOVA + (address - chunk start)
+ * over the pool's memory chunks, read once at mbufx_rx_create() into one
+ * offset, a per-page offset table or a sorted chunk table (struct
+ * mbufx_rx_info, enum mbufx_rx_iova_kind).
+ *
+ * Attach relies on the pktmbuf pool invariant that a free mbuf has
+ * next == NULL and nb_segs == 1 (rte_pktmbuf_free() and friends restore it
+ * before putting an mbuf back), and that buf_addr, buf_iova, buf_len and pool
+ * are the constants written by rte_pktmbuf_init(). Late attach never changes
+ * any of those, so the pool stays valid for stock PMDs and every other user
+ * at all times; posted buffers are simply mbufs that are out of the pool.
+ *
+ * Thread safety: an rx context is like an Rx queue: refill, attach and
+ * return on one context must not run concurrently (they update the
+ * context's counters without atomics). Different contexts, even on the same
+ * pool, are independent. mbufx_rx_create(), mbufx_rx_free() (of another
+ * context), mbufx_rx_stats_get(), mbufx_rx_stats_sum() and mbufx_rx_dump()
+ * may be called from any thread; the counters they read may lag by the
+ * burst in progress. A context belongs to the process that created it.
+ *
+ * The guide: doc/guides/prog_guide/late_attach.rst.
+ *
+ * The fast-path calls (refill, attach, return) are inline and do not check
+ * their arguments: passing NULL or a handle from another context's pool is
+ * undefined behaviour.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A bare receive buffer handed out by mbufx_rx_refill(). */
+struct mbufx_rx_buf {
+	/** Where the frame goes: buf_addr + headroom of the underlying mbuf. */
+	void *addr;
+	/**
+	 * IOVA of addr, for a device descriptor. RTE_BAD_IOVA when the
+	 * context was created with MBUFX_RX_F_NO_IOVA.
+	 */
+	rte_iova_t iova;
+	/**
+	 * Opaque handle for mbufx_rx_attach*() / mbufx_rx_return*(). It is the
+	 * address of the mbuf, but its header must not be read or written
+	 * until attach: that is the point of late attach.
+	 */
+	void *handle;
+};
+
+/**
+ * Receive metadata for mbufx_rx_attach_meta() / mbufx_rx_attach_burst():
+ * what a PMD takes from a completed descriptor.
+ */
+struct mbufx_rx_meta {
+	uint64_t ol_flags;	/**< RTE_MBUF_F_RX_* flags */
+	uint32_t packet_type;	/**< RTE_PTYPE_* */
+	uint32_t rss;		/**< hash.rss (hash.fdir.lo) */
+	uint32_t hash_hi;	/**< hash.fdir.hi (FDIR id / flex bytes), else 0 */
+	uint16_t len;		/**< frame length: pkt_len = data_len = len */
+	uint16_t vlan_tci;	/**< stripped VLAN TCI (RTE_MBUF_F_RX_VLAN) */
+	uint16_t vlan_tci_outer; /**< stripped outer TCI (RTE_MBUF_F_RX_QINQ) */
+};
+
+/** Counters of an rx context (or the sum over a pool's contexts). */
+struct mbufx_rx_stats {
+	uint64_t refilled;	/**< buffers handed out by refill */
+	uint64_t refill_fails;	/**< refill calls that got fewer than asked */
+	uint64_t refill_missed;	/**< buffers asked for but not available */
+	uint64_t attached;	/**< buffers turned into mbufs by attach */
+	uint64_t returned;	/**< buffers given back unused */
+	/**
+	 * Buffers currently posted: refilled - attached - returned. Summed
+	 * over live contexts only (see mbufx_rx_stats_sum()).
+	 */
+	uint64_t posted;
+};
+
+/** How an rx context computes IOVAs (see struct mbufx_rx_info). */
+enum mbufx_rx_iova_kind {
+	/** One offset for the whole pool (IOVA as VA, or a single chunk). */
+	MBUFX_RX_IOVA_LINEAR = 0,
+	/**
+	 * Per-chunk offsets, looked up by a branch-free search of the sorted
+	 * chunk table (only when chunks of different offsets share a page).
+	 */
+	MBUFX_RX_IOVA_TABLE,
+	/** No IOVA: MBUFX_RX_F_NO_IOVA, every buf.iova is RTE_BAD_IOVA. */
+	MBUFX_RX_IOVA_NONE,
+	/**
+	 * Per-chunk offsets, one per page of the pool's address span in a
+	 * direct table: one load (the usual case with hugepages in PA mode).
+	 */
+	MBUFX_RX_IOVA_PAGES,
+};
+
+/** Static facts about an rx context, for logs and tests. */
+struct mbufx_rx_info {
+	struct rte_mempool *mp;		/**< the pool */
+	uint16_t port;			/**< mbuf port written at attach */
+	uint16_t headroom;		/**< data_off written at attach */
+	uint16_t room;			/**< bytes a buffer takes at addr */
+	uint32_t data_offset;		/**< addr - handle */
+	uint32_t nb_chunks;		/**< pool chunks (same-offset neighbours merged) */
+	enum mbufx_rx_iova_kind iova_kind; /**< how IOVAs are computed */
+	uint32_t page_shift;		/**< PAGES: log2 of the table's page */
+	uint32_t nb_pages;		/**< PAGES: table entries */
+};
+
+/**
+ * Flag for mbufx_rx_create_ext(): the caller never hands buffers to a
+ * device (a software copy path: vhost, memif, an application's own ring), so
+ * no IOVA is computed and pools whose memory has no IOVA (RTE_BAD_IOVA
+ * chunks, e.g. --no-huge with --iova-mode=pa) are accepted. Every buf.iova is
+ * RTE_BAD_IOVA.
+ */
+#define MBUFX_RX_F_NO_IOVA RTE_BIT32(0)
+
+/** Largest number of buffers one mempool get/put moves inside the calls. */
+#define MBUFX_RX_BULK_MAX 64
+
+/** @internal A memory chunk of the pool: [start, end), one IOVA offset. */
+struct mbufx_rx_chunk {
+	uintptr_t start;	/**< first byte */
+	uintptr_t end;		/**< one past the last byte */
+	uint64_t delta;		/**< iova - va, modulo 2^64 */
+};
+
+/** @internal */
+struct mbufx_rx_counters {
+	uint64_t refilled;
+	uint64_t refill_fails;
+	uint64_t refill_missed;
+	uint64_t attached;
+	uint64_t returned;
+};
+
+/**
+ * @internal An rx context. Applications use the functions of this file
+ * only; the layout is here so that the fast path can be inline.
+ */
+struct mbufx_rx {
+	/* read-mostly fast-path line */
+	struct rte_mempool *mp;
+	uint64_t rearm;		/**< rearm word: data_off, refcnt 1, nb_segs 1, port */
+	uint64_t iova_delta;	/**< LINEAR: iova = va + iova_delta */
+	uint32_t data_offset;	/**< object -> data address */
+	uint32_t nb_chunks;
+	enum mbufx_rx_iova_kind iova_kind;
+	uint32_t page_shift;	/**< PAGES */
+	uintptr_t page_base;	/**< PAGES: address of page_delta[0]'s page */
+	const uint64_t *page_delta; /**< PAGES: iova - va per page */
+	const struct mbufx_rx_chunk *chunks; /**< sorted by start */
+	uint16_t port;
+	uint16_t headroom;
+	uint16_t room;
+	uint16_t flags;
+	uint32_t nb_pages;
+
+	/* written by the owning thread only, read by anyone (relaxed) */
+	struct mbufx_rx_counters cnt __rte_cache_aligned;
+};
+
+/**
+ * Create an rx context for a pktmbuf pool.
+ *
+ * Any pktmbuf pool created with rte_pktmbuf_pool_create*() works, whatever
+ * its mempool ops (a zone set's packet or jumbo zone, a plain "mbufx" or
+ * "ring_mp_mc" pool), as long as it is fully populated and its mbufs were
+ * initialised by rte_pktmbuf_init(). The pool must outlive the context.
+ *
+ * @param mp
+ *   The pool that refill takes buffers from.
+ * @param port
+ *   Value of mbuf->port written by attach.
+ * @return
+ *   The context, or NULL with rte_errno set:
+ *   - EINVAL: mp is NULL, not a pktmbuf pool (private area smaller than
+ *     struct rte_pktmbuf_pool_private or elements smaller than the mbuf,
+ *     private area and data room), not fully populated, or its data room
+ *     leaves no byte after the headroom;
+ *   - ENOTSUP: the pool holds pinned external buffers
+ *     (RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF: data is not inside the object), or
+ *     part of its memory has no IOVA (use MBUFX_RX_F_NO_IOVA);
+ *   - ENOMEM: no memory for the context.
+ */
+struct mbufx_rx *mbufx_rx_create(struct rte_mempool *mp, uint16_t port);
+
+/**
+ * Create an rx context with flags; see mbufx_rx_create().
+ *
+ * @param mp
+ *   The pool.
+ * @param port
+ *   Value of mbuf->port written by attach.
+ * @param flags
+ *   0 or MBUFX_RX_F_NO_IOVA.
+ * @return
+ *   As mbufx_rx_create(); also EINVAL for an unknown flag.
+ */
+struct mbufx_rx *mbufx_rx_create_ext(struct rte_mempool *mp, uint16_t port,
+		uint32_t flags);
+
+/**
+ * Free an rx context. Posted buffers are not tracked: attach or return
+ * them first (a warning is logged with the count when some are still
+ * posted; they stay out of the pool).
+ *
+ * @param rx
+ *   The context; NULL is a no-op.
+ */
+void mbufx_rx_free(struct mbufx_rx *rx);
+
+/**
+ * Static facts about a context.
+ *
+ * @param rx
+ *   The context.
+ * @param info
+ *   Filled on success.
+ * @return
+ *   0, or -EINVAL when rx or info is NULL.
+ */
+int mbufx_rx_info_get(const struct mbufx_rx *rx, struct mbufx_rx_info *info);
+
+/**
+ * Counters of one context.
+ *
+ * @param rx
+ *   The context.
+ * @param st
+ *   Filled on success.
+ * @return
+ *   0, or -EINVAL when rx or st is NULL.
+ */
+int mbufx_rx_stats_get(const struct mbufx_rx *rx, struct mbufx_rx_stats *st);
+
+/**
+ * Sum the counters of every live context bound to a pool (zone-set stats
+ * and telemetry use it). Counters of freed contexts are not included.
+ *
+ * @param mp
+ *   The pool.
+ * @param st
+ *   Filled (zeroed when no context is bound to mp).
+ * @return
+ *   The number of contexts summed (>= 0), or -EINVAL when mp or st is NULL.
+ */
+int mbufx_rx_stats_sum(const struct rte_mempool *mp, struct mbufx_rx_stats *st);
+
+/**
+ * Print a context (pool, geometry, IOVA kind, chunks, counters).
+ *
+ * @param f
+ *   Output stream.
+ * @param rx
+ *   The context.
+ */
+void mbufx_rx_dump(FILE *f, const struct mbufx_rx *rx);
+
+/**
+ * @internal Partial refill when a bulk get of n fails: gets as many as
+ * possible in smaller bulks. Returns how many went to objs.
+ */
+unsigned int mbufx_rx_get_partial(struct rte_mempool *mp, void **objs,
+		unsigned int n);
+
+/* single writer: plain add, but a torn-free store for concurrent readers */
+#define MBUFX_RX_CNT_ADD(rx, field, v) \
+	__atomic_store_n(&(rx)->cnt.field, (rx)->cnt.field + (v), \
+			 __ATOMIC_RELAXED)
+
+/**
+ * @internal IOVA of va in TABLE mode (va inside the pool's memory): the last
+ * chunk starting at or below va, by a branch-free binary search (a fixed
+ * log2(chunks) steps of load + conditional move: buffers from different
+ * chunks interleave in any order without mispredicted branches).
+ */
+static __rte_always_inline rte_iova_t
+mbufx_rx_table_iova(const struct mbufx_rx *rx, uintptr_t va)
+{
+	const struct mbufx_rx_chunk *c = rx->chunks;
+	uint32_t n = rx->nb_chunks, half;
+
+	while (n > 1) {
+		half = n / 2;
+		c = va >= c[half].start ? &c[half] : c;
+		n -= half;
+	}
+	return va + c->delta;
+}
+
+/** @internal IOVA of va (inside the pool's memory), by kind. */
+static __rte_always_inline rte_iova_t
+mbufx_rx_va2iova(const struct mbufx_rx *rx, uintptr_t va,
+		const enum mbufx_rx_iova_kind kind)
+{
+	switch (kind) {
+	case MBUFX_RX_IOVA_LINEAR:
+		return va + rx->iova_delta;
+	case MBUFX_RX_IOVA_PAGES:
+		return va + rx->page_delta[(va - rx->page_base) >>
+					   rx->page_shift];
+	case MBUFX_RX_IOVA_TABLE:
+		return mbufx_rx_table_iova(rx, va);
+	default:
+		return RTE_BAD_IOVA;
+	}
+}
+
+/** @internal Describe n objects as bare buffers; touches no object. */
+static __rte_always_inline void
+mbufx_rx_describe_kind(const struct mbufx_rx *rx, struct mbufx_rx_buf *bufs,
+		void * const *objs, unsigned int n,
+		const enum mbufx_rx_iova_kind kind)
+{
+	const uint32_t off = rx->data_offset;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uintptr_t va = (uintptr_t)objs[i] + off;
+
+		bufs[i].addr = (void *)va;
+		bufs[i].iova = mbufx_rx_va2iova(rx, va, kind);
+		bufs[i].handle = objs[i];
+	}
+}
+
+/** @internal One loop per kind: the switch stays out of the loop. */
+static __rte_always_inline void
+mbufx_rx_describe(const struct mbufx_rx *rx, struct mbufx_rx_buf *bufs,
+		void * const *objs, unsigned int n)
+{
+	switch (rx->iova_kind) {
+	case MBUFX_RX_IOVA_LINEAR:
+		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_LINEAR);
+		break;
+	case MBUFX_RX_IOVA_PAGES:
+		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_PAGES);
+		break;
+	case MBUFX_RX_IOVA_TABLE:
+		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_TABLE);
+		break;
+	default:
+		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_NONE);
+		break;
+	}
+}
+
+/**
+ * Take up to n bare buffers from the pool for posting to a receive ring.
+ *
+ * Neither the mbuf headers nor the buffers are read or written: the caller
+ * gets each buffer's data address (buf_addr + headroom), its IOVA and a
+ * handle. Each buffer may receive up to the context's room bytes
+ * (mbufx_rx_info_get()) at addr.
+ *
+ * @param rx
+ *   The context.
+ * @param bufs
+ *   Array of at least n entries, filled from index 0.
+ * @param n
+ *   Number of buffers wanted.
+ * @return
+ *   How many buffers were taken (< n only when the pool ran dry: counted in
+ *   refill_fails and refill_missed).
+ */
+static inline unsigned int
+mbufx_rx_refill(struct mbufx_rx *rx, struct mbufx_rx_buf *bufs, unsigned int n)
+{
+	void *objs[MBUFX_RX_BULK_MAX];
+	unsigned int done = 0, k, got;
+
+	while (done < n) {
+		k = RTE_MIN(n - done, (unsigned int)MBUFX_RX_BULK_MAX);
+		got = k;
+		if (unlikely(rte_mempool_get_bulk(rx->mp, objs, k) != 0))
+			got = mbufx_rx_get_partial(rx->mp, objs, k);
+		mbufx_rx_describe(rx, &bufs[done], objs, got);
+		done += got;
+		if (unlikely(got < k)) {
+			MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
+			MBUFX_RX_CNT_ADD(rx, refill_missed, n - done);
+			break;
+		}
+	}
+	MBUFX_RX_CNT_ADD(rx, refilled, done);
+	return done;
+}
+
+/**
+ * Data address of a posted buffer, from its handle, without touching it.
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @return
+ *   Where the frame goes (buf_addr + headroom of the mbuf).
+ */
+static inline void *
+mbufx_rx_handle_addr(const struct mbufx_rx *rx, const void *handle)
+{
+	return RTE_PTR_ADD((uintptr_t)handle, rx->data_offset);
+}
+
+/**
+ * IOVA of a posted buffer's data address, from its handle, without touching
+ * the buffer (address arithmetic over the pool's chunks).
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @return
+ *   The IOVA of mbufx_rx_handle_addr(); RTE_BAD_IOVA for a context created
+ *   with MBUFX_RX_F_NO_IOVA.
+ */
+static inline rte_iova_t
+mbufx_rx_handle_iova(const struct mbufx_rx *rx, const void *handle)
+{
+	return mbufx_rx_va2iova(rx, (uintptr_t)handle + rx->data_offset,
+				rx->iova_kind);
+}
+
+/**
+ * Refill shaped like a PMD's: n handles straight into a software ring, all
+ * or nothing, no header access. The caller then programs each descriptor
+ * with mbufx_rx_handle_iova() (and, for a software device,
+ * mbufx_rx_handle_addr()).
+ *
+ * @param rx
+ *   The context.
+ * @param handles
+ *   Array of n entries, filled on success.
+ * @param n
+ *   Number of buffers wanted.
+ * @return
+ *   0, or -ENOBUFS (nothing taken; counted in refill_fails and
+ *   refill_missed) when the pool cannot give n.
+ */
+static inline int
+mbufx_rx_refill_bulk(struct mbufx_rx *rx, void **handles, unsigned int n)
+{
+	if (unlikely(rte_mempool_get_bulk(rx->mp, handles, n) != 0)) {
+		MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
+		MBUFX_RX_CNT_ADD(rx, refill_missed, n);
+		return -ENOBUFS;
+	}
+	MBUFX_RX_CNT_ADD(rx, refilled, n);
+	return 0;
+}
+
+/** @internal Write the RX metadata into the first cache line of m. */
+static __rte_always_inline struct rte_mbuf *
+mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
+		uint32_t ptype, uint16_t len, uint32_t rss, uint32_t hash_hi,
+		uint16_t vlan_tci, uint16_t vlan_tci_outer)
+{
+	struct rte_mbuf *m = (struct rte_mbuf *)handle;
+
+#ifdef RTE_LIBRTE_MBUF_DEBUG
+	/* the free-pool invariant attach relies on (second cache line) */
+	RTE_VERIFY(m->next == NULL && m->nb_segs == 1 && m->pool == rx->mp);
+	RTE_VERIFY(len <= rx->room);
+#endif
+	/* data_off, refcnt, nb_segs, port: one 8-byte store */
+	memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)),
+	       &rx->rearm, sizeof(rx->rearm));
+	m->ol_flags = ol_flags;
+	m->packet_type = ptype;
+	m->pkt_len = len;
+	m->data_len = len;
+	m->vlan_tci = vlan_tci;
+	m->hash.fdir.lo = rss;
+	m->hash.fdir.hi = hash_hi;
+	m->vlan_tci_outer = vlan_tci_outer;
+	return m;
+}
+
+/**
+ * Turn a filled buffer into a received mbuf.
+ *
+ * Writes, in the mbuf's first cache line only: the rearm word (data_off =
+ * headroom, refcnt 1, nb_segs 1, port), ol_flags, packet_type, pkt_len,
+ * data_len, and zeroes vlan_tci, vlan_tci_outer and hash. buf_addr,
+ * buf_iova, buf_len and pool are left as they are (already right). The
+ * result is what a PMD hands out; dynamic fields (timestamp, ...) are the
+ * caller's to set. Counted in attached.
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param b
+ *   The buffer (only b->handle is used).
+ * @param len
+ *   Frame length, at most the context's room.
+ * @param ol_flags
+ *   RTE_MBUF_F_RX_* flags.
+ * @param ptype
+ *   Packet type (RTE_PTYPE_*).
+ * @return
+ *   The mbuf (never NULL).
+ */
+static inline struct rte_mbuf *
+mbufx_rx_attach(struct mbufx_rx *rx, const struct mbufx_rx_buf *b,
+		uint16_t len, uint64_t ol_flags, uint32_t ptype)
+{
+	MBUFX_RX_CNT_ADD(rx, attached, 1);
+	return mbufx_rx_fill(rx, b->handle, ol_flags, ptype, len, 0, 0, 0, 0);
+}
+
+/**
+ * mbufx_rx_attach() with the full metadata (hash, VLAN tags) and a handle,
+ * for receive paths that keep only handles in their software ring.
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @param meta
+ *   Receive metadata; meta->len at most the context's room.
+ * @return
+ *   The mbuf (never NULL).
+ */
+static inline struct rte_mbuf *
+mbufx_rx_attach_meta(struct mbufx_rx *rx, void *handle,
+		const struct mbufx_rx_meta *meta)
+{
+	MBUFX_RX_CNT_ADD(rx, attached, 1);
+	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
+			     meta->len, meta->rss, meta->hash_hi,
+			     meta->vlan_tci, meta->vlan_tci_outer);
+}
+
+/**
+ * Burst form of mbufx_rx_attach_meta().
+ *
+ * @param rx
+ *   The context the buffers came from.
+ * @param handles
+ *   n handles.
+ * @param meta
+ *   n metadata entries, meta[i] for handles[i].
+ * @param pkts
+ *   Receives the n mbufs.
+ * @param n
+ *   Number of buffers.
+ * @return
+ *   n.
+ */
+static inline unsigned int
+mbufx_rx_attach_burst(struct mbufx_rx *rx, void * const *handles,
+		const struct mbufx_rx_meta *meta, struct rte_mbuf **pkts,
+		unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		pkts[i] = mbufx_rx_fill(rx, handles[i], meta[i].ol_flags,
+					meta[i].packet_type, meta[i].len,
+					meta[i].rss, meta[i].hash_hi,
+					meta[i].vlan_tci,
+					meta[i].vlan_tci_outer);
+	MBUFX_RX_CNT_ADD(rx, attached, n);
+	return n;
+}
+
+/**
+ * Give unused buffers back to the pool without touching them (for a ring
+ * being torn down, or buffers posted but never filled). Counted in
+ * returned.
+ *
+ * @param rx
+ *   The context the buffers came from.
+ * @param handles
+ *   n handles.
+ * @param n
+ *   Number of buffers.
+ */
+static inline void
+mbufx_rx_return_handles(struct mbufx_rx *rx, void * const *handles,
+		unsigned int n)
+{
+	rte_mempool_put_bulk(rx->mp, handles, n);
+	MBUFX_RX_CNT_ADD(rx, returned, n);
+}
+
+/**
+ * Give unused buffers back to the pool without touching them; see
+ * mbufx_rx_return_handles().
+ *
+ * @param rx
+ *   The context the buffers came from.
+ * @param bufs
+ *   n buffers from mbufx_rx_refill().
+ * @param n
+ *   Number of buffers.
+ */
+static inline void
+mbufx_rx_return(struct mbufx_rx *rx, const struct mbufx_rx_buf *bufs,
+		unsigned int n)
+{
+	void *objs[MBUFX_RX_BULK_MAX];
+	unsigned int done, k, i;
+
+	for (done = 0; done < n; done += k) {
+		k = RTE_MIN(n - done, (unsigned int)MBUFX_RX_BULK_MAX);
+		for (i = 0; i < k; i++)
+			objs[i] = bufs[done + i].handle;
+		rte_mempool_put_bulk(rx->mp, objs, k);
+	}
+	MBUFX_RX_CNT_ADD(rx, returned, n);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MBUFX_RX_H */
