@@ -16,11 +16,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -136,6 +139,44 @@ has_arg(int argc, char **argv, const char *arg)
 	return 0;
 }
 
+/*
+ * Tests of two build trees may run at once: make the file prefix unique per
+ * process, so their hugepage files and runtime directories never meet.
+ */
+static void
+unique_prefix(int argc, char **argv, char *buf, size_t len)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strncmp(argv[i], "--file-prefix=", 14) == 0) {
+			snprintf(buf, len, "%s_%d", argv[i], (int)getpid());
+			argv[i] = buf;
+			return;
+		}
+}
+
+/* The EAL leaves its runtime directory behind: remove it at exit. */
+static void
+remove_runtime_dir(const char *dir)
+{
+	char path[PATH_MAX + NAME_MAX + 2];
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir(dir);
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
 static int
 run_cmd(const char *name)
 {
@@ -166,6 +207,7 @@ int
 main(int argc, char **argv)
 {
 	char *args[argc + 4];
+	char prefix[256], runtime_dir[PATH_MAX];
 	struct mbufx_test_cmd *c;
 	unsigned int pass = 0, fail = 0, skip = 0;
 	const char *env;
@@ -175,8 +217,16 @@ main(int argc, char **argv)
 	if (!has_arg(argc, argv, "--no-huge") && !has_arg(argc, argv, "-m") &&
 			!has_arg(argc, argv, "--socket-mem") &&
 			(getenv("MBUFX_TEST_NO_HUGE") != NULL || !hugepages_usable())) {
+		/* --huge-unlink is refused together with --no-huge */
+		for (i = 1; i < nargs; i++)
+			if (strcmp(args[i], "--huge-unlink") == 0) {
+				memmove(&args[i], &args[i + 1],
+					sizeof(args[0]) * (nargs - i - 1));
+				nargs--;
+				break;
+			}
 		/* insert right after argv[0]: the EAL stops at the first test name */
-		memmove(&args[4], &args[1], sizeof(args[0]) * (argc - 1));
+		memmove(&args[4], &args[1], sizeof(args[0]) * (nargs - 1));
 		args[1] = (char *)(uintptr_t)"--no-huge";
 		args[2] = (char *)(uintptr_t)"-m";
 		args[3] = (char *)(uintptr_t)"1024";
@@ -185,6 +235,7 @@ main(int argc, char **argv)
 	}
 	args[nargs] = NULL;
 	no_huge = has_arg(nargs, args, "--no-huge");
+	unique_prefix(nargs, args, prefix, sizeof(prefix));
 
 	env = getenv("MBUFX_TEST_SEED");
 	ret = rte_eal_init(nargs, args);
@@ -194,6 +245,7 @@ main(int argc, char **argv)
 	}
 	seed = env != NULL ? strtoull(env, NULL, 0) : rte_rdtsc();
 	printf("MBUFX_TEST_SEED=%" PRIu64 "\n", seed);
+	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
 
 	for (i = ret + 1; i < nargs; i++) {
 		if (strcmp(args[i], "--") == 0)
@@ -213,6 +265,7 @@ main(int argc, char **argv)
 	}
 	printf("%u passed, %u failed, %u skipped\n", pass, fail, skip);
 	rte_eal_cleanup();
+	remove_runtime_dir(runtime_dir);
 	if (fail != 0)
 		return 1;
 	return pass == 0 && skip != 0 ? TEST_SKIPPED : 0;

@@ -37,7 +37,7 @@
 #include "mbufx_test.h"
 
 #define OPS "mbufx"
-#define MAG 128		/* the driver's magazine size: crossing it matters */
+#define MAG 512		/* the largest magazine: crossing magazines matters */
 
 static struct rte_mempool *
 plain_pool(const char *name, unsigned int n, unsigned int elt,
@@ -261,7 +261,7 @@ test_lifo(void)
 	unsigned int i, cache;
 
 	for (cache = 0; cache <= 32; cache += 32) {
-		mp = plain_pool(cache ? "lifo_c" : "lifo", 1024, 64, cache);
+		mp = plain_pool(cache ? "lifo_c" : "lifo", 16 * MAG, 64, cache);
 		TEST_ASSERT_NOT_NULL(mp, "create");
 		TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &o), "get");
 		rte_mempool_put(mp, o);

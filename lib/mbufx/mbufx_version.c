@@ -2,10 +2,12 @@
  * Copyright(c) 2026 The mbufx authors
  */
 
+/* The library version, from meson's project() (MBUFX_VERSION_STR). */
+
 #include "mbufx.h"
 
 const char *
 mbufx_version(void)
 {
-	return "0.1.0";
+	return MBUFX_VERSION_STR;
 }

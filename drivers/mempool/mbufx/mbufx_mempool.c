@@ -9,7 +9,7 @@
  *   +-------------+    +-------------+    secondary processes
  *   | cur  | prev |    | cur  | prev |    +-------------+
  *   +--+----------+    +--+----------+    | shared slot | (spinlock)
- *      |  one magazine = 128 object pointers, LIFO     +------+------+
+ *      |  a magazine: up to 512 object pointers, LIFO  +------+------+
  *      v                  v                                   v
  *   +--------------------------------------------------------------+
  *   | depot (spinlock): stack of FULL magazines, stack of EMPTY     |
@@ -24,7 +24,7 @@
  * Objects move between lcores in whole magazines: a lcore that frees more than
  * it allocates hands full magazines to the depot, one that allocates takes
  * them, and each hand-over is a pointer push or pop under the depot lock, O(1)
- * shared work for 128 objects. The lcore's own magazines are touched with plain
+ * shared work per magazine. The lcore's own magazines are touched with plain
  * loads and stores: no lock, no CAS, no full fence on that path.
  *
  * Free lists live in the magazines, outside the objects: a free object is
@@ -53,7 +53,11 @@
  * the shared slot under its spinlock: the driver is MP/MC safe for every
  * caller, as the mempool contract requires for pools with cache 0.
  *
- * Empty magazines: the pool owns ceil(size / 128) + 1 magazines for objects
+ * Magazine size: 512 objects, halved until two magazines per EAL lcore hold
+ * at most a quarter of the pool (16 at least): big magazines mean few depot
+ * visits (the cost that matters in a pipeline), small ones strand little.
+ *
+ * Empty magazines: the pool owns ceil(size / cap) + 1 magazines for objects
  * plus two per provisioned slot; a slot activates (takes its two magazines)
  * on first use. A put therefore always finds an empty magazine in the depot.
  *
@@ -129,22 +133,6 @@ obj_copy(void **dst, void * const *src, unsigned int n)
 		dst[i] = src[i];
 }
 
-/*
- * Magazines travel between cores. The lcore that hands a full magazine to
- * the depot demotes its lines to the shared cache (CLDEMOTE; a NOP on older
- * cores), so the lcore that takes it does not snoop them out of another
- * core's L1.
- */
-static __rte_always_inline void
-mag_demote(const struct mbufx_mag *m)
-{
-	const char *p = (const char *)m;
-	unsigned int off;
-
-	for (off = 0; off < sizeof(*m); off += RTE_CACHE_LINE_SIZE)
-		rte_cldemote(p + off);
-}
-
 static inline void
 mag_push(struct mbufx_mag **head, uint32_t *nb, struct mbufx_mag *m)
 {
@@ -181,7 +169,14 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 	slots = rte_lcore_count() + MBUFX_EXTRA_SLOTS;
 	if (slots > RTE_MAX_LCORE)
 		slots = RTE_MAX_LCORE;
-	obj_mags = (mp->size + MBUFX_MAG_SIZE - 1) / MBUFX_MAG_SIZE + 1;
+	p->mag_cap = MBUFX_MAG_MAX;
+	while (p->mag_cap > MBUFX_MAG_MIN &&
+	       (uint64_t)p->mag_cap * 2 * rte_lcore_count() * 4 > mp->size)
+		p->mag_cap /= 2;
+	p->mag_stride = RTE_ALIGN_CEIL(sizeof(struct mbufx_mag) +
+				       sizeof(void *) * p->mag_cap,
+				       RTE_CACHE_LINE_SIZE);
+	obj_mags = (mp->size + p->mag_cap - 1) / p->mag_cap + 1;
 	p->nb_mags = obj_mags + 2 * (slots + 1);
 	p->size = mp->size;
 	p->mp = mp;
@@ -189,7 +184,7 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 	p->asym = membarrier_probe();
 
 	p->mags = rte_zmalloc_socket("mbufx_mags",
-				     sizeof(struct mbufx_mag) * p->nb_mags,
+				     (size_t)p->mag_stride * p->nb_mags,
 				     RTE_CACHE_LINE_SIZE, mp->socket_id);
 	if (p->mags == NULL) {
 		rte_free(p);
@@ -198,7 +193,8 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 	rte_spinlock_init(&p->depot.lock);
 	rte_spinlock_init(&p->steal_lock);
 	for (i = 0; i < p->nb_mags; i++)
-		mag_push(&p->depot.empty, &p->depot.nb_empty, &p->mags[i]);
+		mag_push(&p->depot.empty, &p->depot.nb_empty,
+			 RTE_PTR_ADD(p->mags, (size_t)p->mag_stride * i));
 	for (i = 0; i < MBUFX_NB_SLOTS; i++)
 		rte_spinlock_init(&p->slots[i].lock);
 
@@ -284,7 +280,7 @@ slot_get_refill(struct mbufx_pool *p, struct mbufx_slot *s, void **objs,
 {
 	struct mbufx_depot *d = &p->depot;
 	struct mbufx_mag *cur = s->cur, *prev = s->prev;
-	struct mbufx_mag *tmp[n / MBUFX_MAG_SIZE + 1];
+	struct mbufx_mag *tmp[n / p->mag_cap + 1];
 	unsigned int pos, need, m, i, k;
 
 	if (n <= slot_local(s)) {
@@ -300,7 +296,7 @@ slot_get_refill(struct mbufx_pool *p, struct mbufx_slot *s, void **objs,
 	}
 
 	need = n - slot_local(s);
-	m = (need + MBUFX_MAG_SIZE - 1) / MBUFX_MAG_SIZE;
+	m = (need + p->mag_cap - 1) / p->mag_cap;
 	/* copy the local objects first: reading them commits nothing */
 	pos = n - cur->n;
 	memcpy(&objs[pos], cur->objs, sizeof(void *) * cur->n);
@@ -321,7 +317,7 @@ slot_get_refill(struct mbufx_pool *p, struct mbufx_slot *s, void **objs,
 
 	/* all but the last popped magazine are drained whole */
 	for (i = 0; i < m; i++) {
-		k = RTE_MIN(pos, (unsigned int)MBUFX_MAG_SIZE);
+		k = RTE_MIN(pos, p->mag_cap);
 		pos -= k;
 		tmp[i]->n -= k;
 		memcpy(&objs[pos], &tmp[i]->objs[tmp[i]->n], sizeof(void *) * k);
@@ -365,12 +361,12 @@ slot_put_spill(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 {
 	struct mbufx_depot *d = &p->depot;
 	struct mbufx_mag *cur = s->cur, *prev = s->prev;
-	struct mbufx_mag *tmp[n / MBUFX_MAG_SIZE + 1];
+	struct mbufx_mag *tmp[n / p->mag_cap + 1];
 	unsigned int k, m, i;
 
-	k = MBUFX_MAG_SIZE - cur->n;
+	k = p->mag_cap - cur->n;
 	memcpy(&cur->objs[cur->n], objs, sizeof(void *) * k);
-	cur->n = MBUFX_MAG_SIZE;
+	cur->n = p->mag_cap;
 	objs += k;
 	n -= k;
 	if (prev->n == 0) {
@@ -378,7 +374,7 @@ slot_put_spill(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 		s->prev = cur;
 		prev = cur;
 		cur = s->cur;
-		k = RTE_MIN(n, (unsigned int)MBUFX_MAG_SIZE);
+		k = RTE_MIN(n, p->mag_cap);
 		memcpy(cur->objs, objs, sizeof(void *) * k);
 		cur->n = k;
 		objs += k;
@@ -387,10 +383,7 @@ slot_put_spill(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 			return 0;
 	}
 
-	m = (n + MBUFX_MAG_SIZE - 1) / MBUFX_MAG_SIZE;
-	mag_demote(prev);
-	if (m > 1)
-		mag_demote(cur);
+	m = (n + p->mag_cap - 1) / p->mag_cap;
 	rte_spinlock_lock(&d->lock);
 	if (unlikely(d->nb_empty < m)) {
 		/* cannot happen for objects of this pool: see alloc */
@@ -407,7 +400,7 @@ slot_put_spill(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 	s->st.mags_out += m > 1 ? 2 : 1;
 
 	for (i = 0; i < m; i++) {
-		k = RTE_MIN(n, (unsigned int)MBUFX_MAG_SIZE);
+		k = RTE_MIN(n, p->mag_cap);
 		memcpy(tmp[i]->objs, objs, sizeof(void *) * k);
 		tmp[i]->n = k;
 		objs += k;
@@ -420,8 +413,6 @@ slot_put_spill(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 	}
 	s->prev = tmp[m - 2];
 	if (m > 2) {
-		for (i = 0; i < m - 2; i++)
-			mag_demote(tmp[i]);
 		rte_spinlock_lock(&d->lock);
 		for (i = 0; i < m - 2; i++)
 			mag_push(&d->full, &d->nb_full, tmp[i]);
@@ -437,7 +428,7 @@ slot_put(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 {
 	struct mbufx_mag *cur = s->cur;
 
-	if (likely(cur->n + n <= MBUFX_MAG_SIZE)) {
+	if (likely(cur->n + n <= p->mag_cap)) {
 		obj_copy(&cur->objs[cur->n], objs, n);
 		cur->n += n;
 		return 0;
@@ -557,7 +548,7 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 	me = &p->slots[lcore < RTE_MAX_LCORE && p->slots[lcore].steal ?
 		       lcore : MBUFX_SHARED_SLOT];
 	rte_spinlock_lock(&d->lock);
-	avail += (uint64_t)d->nb_full * MBUFX_MAG_SIZE;
+	avail += (uint64_t)d->nb_full * p->mag_cap;
 	if (avail < n) {
 		me->st.empty++;
 		goto out;
@@ -662,7 +653,7 @@ mbufx_mp_count(const struct mbufx_pool *p)
 	unsigned int i;
 
 	count = (uint64_t)__atomic_load_n(&p->depot.nb_full, __ATOMIC_RELAXED) *
-		MBUFX_MAG_SIZE;
+		p->mag_cap;
 	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
 		s = &p->slots[i];
 		if (!__atomic_load_n(&s->active, __ATOMIC_ACQUIRE))

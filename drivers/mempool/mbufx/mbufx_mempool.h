@@ -23,8 +23,13 @@
 /** Ops name: one name only (Debian leaves 2 of 16 ops slots free). */
 #define MBUFX_MP_OPS_NAME "mbufx"
 
-/** Objects per magazine: the unit moved between lcores and the depot. */
-#define MBUFX_MAG_SIZE 128
+/*
+ * Objects per magazine, the unit moved between lcores and the depot: as large
+ * as the pool allows (fewer depot visits), as small as keeps what the lcores'
+ * magazines may hold under a quarter of the pool (two magazines each).
+ */
+#define MBUFX_MAG_MAX 512
+#define MBUFX_MAG_MIN 16
 
 /** Slot used by threads without an lcore id and by secondary processes. */
 #define MBUFX_SHARED_SLOT RTE_MAX_LCORE
@@ -59,8 +64,8 @@ enum mbufx_mp_zone {
 struct mbufx_mag {
 	struct mbufx_mag *next;	/**< link in a depot stack */
 	uint32_t n;
-	void *objs[MBUFX_MAG_SIZE];
-} __rte_cache_aligned;
+	void *objs[];		/**< mbufx_pool.mag_cap entries */
+};
 
 /** Counters of one slot, written by its owner only (no atomics). */
 struct mbufx_slot_stats {
@@ -112,6 +117,8 @@ struct mbufx_pool {
 	enum mbufx_mp_zone zone;
 	uint16_t data_room;		/**< pktmbuf data room, 0 if none */
 	uint32_t size;			/**< mp->size */
+	uint32_t mag_cap;		/**< objects per magazine */
+	uint32_t mag_stride;		/**< bytes per magazine */
 	uint32_t nb_mags;
 	uint32_t asym;			/**< owners may skip the full fence */
 	uint32_t contig;		/**< memory requested as one IOVA chunk */

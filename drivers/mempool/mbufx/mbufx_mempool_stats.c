@@ -135,7 +135,7 @@ tel_pool(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "cache_size", mp->cache_size);
 	rte_tel_data_add_dict_u64(d, "chunks", mp->nb_mem_chunks);
 	rte_tel_data_add_dict_u64(d, "iova_contig_pool", e->pool->contig);
-	rte_tel_data_add_dict_u64(d, "magazine_size", MBUFX_MAG_SIZE);
+	rte_tel_data_add_dict_u64(d, "magazine_size", e->pool->mag_cap);
 	rte_tel_data_add_dict_u64(d, "full_magazines", st.nb_full_mags);
 	rte_tel_data_add_dict_u64(d, "active_lcores", st.active_slots);
 	rte_tel_data_add_dict_u64(d, "bulk_gets", st.sum.gets);

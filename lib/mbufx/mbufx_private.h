@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+#ifndef MBUFX_PRIVATE_H
+#define MBUFX_PRIVATE_H
+
+/* Library internals shared by the zone, mbuf and stats sources. */
+
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_memcpy.h>
+
+#include "mbufx_zone.h"
+
+extern int mbufx_logtype;
+
+#define MBUFX_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mbufx_logtype, "mbufx: " fmt "\n", \
+		##__VA_ARGS__)
+
+/* Memzone holding a zone set: "MBUFX_ZS_<name>", found by lookup. */
+#define MBUFX_ZS_MZ_PREFIX "MBUFX_ZS_"
+
+static const char * const mbufx_zone_names[MBUFX_ZONE_NUM] = {
+	[MBUFX_ZONE_HDR] = "hdr",
+	[MBUFX_ZONE_PKT] = "pkt",
+	[MBUFX_ZONE_JUMBO] = "jumbo",
+};
+
+/* Call fn for every zone set (under the zone-set lock and the memzone
+ * lock: fn must not create or free zone sets or memzones). */
+void mbufx_zone_set_walk(void (*fn)(const struct mbufx_zone_set *zs,
+		void *arg), void *arg);
+
+/* Call fn for the zone set of that name under the zone-set lock, so that it
+ * cannot be freed meanwhile; -ENOENT when there is none. */
+int mbufx_zone_set_with(const char *name,
+		void (*fn)(const struct mbufx_zone_set *zs, void *arg),
+		void *arg);
+
+/*
+ * Pool for the mbufs the library puts in front of packets or uses as
+ * clones: the header zone when the set has one and its buffers hold need
+ * bytes, else the smallest larger zone. NULL when none holds need bytes.
+ */
+static inline struct rte_mempool *
+mbufx_hdr_pool(const struct mbufx_zone_set *zs, uint32_t need,
+	       enum mbufx_zone_id *zid)
+{
+	unsigned int z;
+
+	for (z = MBUFX_ZONE_HDR; z < MBUFX_ZONE_NUM; z++) {
+		if (zs->pool[z] == NULL)
+			continue;
+		if (need <= zs->params.data_room[z]) {
+			*zid = (enum mbufx_zone_id)z;
+			return zs->pool[z];
+		}
+	}
+	return NULL;
+}
+
+/* mbufx_copy_metadata(), inline for the library's own paths. */
+static inline void
+mbufx_meta_copy(struct rte_mbuf *dst, const struct rte_mbuf *src)
+{
+	const uint64_t seg_flags = RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL;
+	uint16_t dpriv, spriv;
+
+	dst->port = src->port;
+	dst->ol_flags = (dst->ol_flags & seg_flags) | (src->ol_flags & ~seg_flags);
+	dst->packet_type = src->packet_type;
+	dst->hash = src->hash;
+	dst->vlan_tci = src->vlan_tci;
+	dst->vlan_tci_outer = src->vlan_tci_outer;
+	dst->tx_offload = src->tx_offload;
+	dst->timesync = src->timesync;
+	rte_mbuf_dynfield_copy(dst, src);
+	/* The private area behind each structure is its own pool's; an
+	 * indirect mbuf's priv_size field holds its owner's size instead. */
+	dpriv = RTE_MBUF_CLONED(dst) ? rte_pktmbuf_priv_size(dst->pool) :
+		dst->priv_size;
+	if (dpriv == 0)
+		return;
+	spriv = RTE_MBUF_CLONED(src) ? rte_pktmbuf_priv_size(src->pool) :
+		src->priv_size;
+	if (spriv != 0)
+		rte_memcpy(rte_mbuf_to_priv(dst), (const void *)(src + 1),
+			   RTE_MIN(dpriv, spriv));
+}
+
+#endif /* MBUFX_PRIVATE_H */

@@ -1,0 +1,578 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * Zone sets.
+ *
+ * A zone set is a memzone named MBUFX_ZS_<name> holding struct
+ * mbufx_zone_set, plus one pktmbuf pool per enabled zone. Keeping the
+ * struct in a memzone gives name uniqueness and look-up for free, and puts
+ * the per-lcore counters on the set's socket.
+ *
+ * Allocation ladder (mbufx_alloc()): packet zone inline; everything else
+ * here. Fallbacks never take the header zone: it is the reserve for the
+ * headers prepend, pullup and fan-out chain in front of packets. Jumbo
+ * chains keep the standard headroom in their first segment only; later
+ * segments start at their buffer's beginning, which is what a PMD's
+ * scattered Rx produces too.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_memzone.h>
+#include <rte_mempool.h>
+#include <rte_spinlock.h>
+#include <rte_string_fns.h>
+
+#include "mbufx_mbuf.h"
+#include "mbufx_private.h"
+#include "mbufx_zone.h"
+
+RTE_LOG_REGISTER(mbufx_logtype, lib.mbufx, NOTICE);
+
+/* Pool names are "<name>_hdr" etc.: they must fit a mempool name. */
+static const char * const pool_suffix[MBUFX_ZONE_NUM] = {
+	[MBUFX_ZONE_HDR] = "_hdr",
+	[MBUFX_ZONE_PKT] = "_pkt",
+	[MBUFX_ZONE_JUMBO] = "_jum",
+};
+
+/* Serialises create and free with each other and with the readers that
+ * walk every zone set (telemetry, mbufx_zone_set_dump(f, NULL)). */
+static rte_spinlock_t zone_set_lock = RTE_SPINLOCK_INITIALIZER;
+
+#define ALLOC_CHUNK 32
+
+void
+mbufx_zone_params_init(struct mbufx_zone_params *p)
+{
+	if (p == NULL)
+		return;
+	memset(p, 0, sizeof(*p));
+	p->count[MBUFX_ZONE_HDR] = MBUFX_ZONE_DEFAULT_COUNT_HDR;
+	p->count[MBUFX_ZONE_PKT] = MBUFX_ZONE_DEFAULT_COUNT_PKT;
+	p->count[MBUFX_ZONE_JUMBO] = MBUFX_ZONE_DEFAULT_COUNT_JUMBO;
+	p->cache[MBUFX_ZONE_HDR] = MBUFX_ZONE_DEFAULT_CACHE;
+	p->cache[MBUFX_ZONE_PKT] = MBUFX_ZONE_DEFAULT_CACHE;
+	p->cache[MBUFX_ZONE_JUMBO] = MBUFX_ZONE_DEFAULT_CACHE_JUMBO;
+	p->data_room[MBUFX_ZONE_HDR] = MBUFX_ZONE_DEFAULT_ROOM_HDR;
+	p->data_room[MBUFX_ZONE_PKT] = MBUFX_ZONE_DEFAULT_ROOM_PKT;
+	p->data_room[MBUFX_ZONE_JUMBO] = MBUFX_ZONE_DEFAULT_ROOM_JUMBO;
+	p->ops_name = MBUFX_ZONE_DEFAULT_OPS;
+}
+
+/* Largest cache the mempool accepts for n objects (flush threshold 1.5x). */
+static uint32_t
+cache_limit(uint32_t n)
+{
+	uint32_t c = n * 2 / 3;
+
+	return RTE_MIN(c, (uint32_t)RTE_MEMPOOL_CACHE_MAX_SIZE);
+}
+
+static int
+ops_known(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Defaults for zero fields, then a validity check. */
+static int
+params_resolve(struct mbufx_zone_params *p,
+	       const struct mbufx_zone_params *user)
+{
+	struct mbufx_zone_params def;
+	unsigned int z;
+
+	mbufx_zone_params_init(&def);
+	if (user == NULL) {
+		*p = def;
+	} else {
+		*p = *user;
+		for (z = 0; z < MBUFX_ZONE_NUM; z++) {
+			if (p->count[z] == 0)
+				p->count[z] = def.count[z];
+			if (p->data_room[z] == 0)
+				p->data_room[z] = def.data_room[z];
+			if (p->cache[z] == 0)
+				p->cache[z] = RTE_MIN(def.cache[z],
+						      cache_limit(p->count[z]));
+			else if (p->cache[z] == MBUFX_ZONE_CACHE_NONE)
+				p->cache[z] = 0;
+		}
+		if (p->ops_name == NULL)
+			p->ops_name = def.ops_name;
+	}
+	if (p->flags & ~(MBUFX_ZONE_F_NO_JUMBO | MBUFX_ZONE_F_NO_HDR))
+		return -EINVAL;
+	if (!ops_known(p->ops_name))
+		return -ENOENT;
+	if (p->priv_size % RTE_MBUF_PRIV_ALIGN != 0)
+		return -EINVAL;
+	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
+		if (p->data_room[z] <= RTE_PKTMBUF_HEADROOM)
+			return -EINVAL;
+		if (p->cache[z] > cache_limit(p->count[z]))
+			return -EINVAL;
+	}
+	if (p->data_room[MBUFX_ZONE_HDR] >= p->data_room[MBUFX_ZONE_PKT] ||
+	    p->data_room[MBUFX_ZONE_PKT] >= p->data_room[MBUFX_ZONE_JUMBO])
+		return -EINVAL;
+	return 0;
+}
+
+static int
+zone_enabled(const struct mbufx_zone_params *p, unsigned int z)
+{
+	if (z == MBUFX_ZONE_HDR)
+		return !(p->flags & MBUFX_ZONE_F_NO_HDR);
+	if (z == MBUFX_ZONE_JUMBO)
+		return !(p->flags & MBUFX_ZONE_F_NO_JUMBO);
+	return 1;
+}
+
+static void
+pools_free(struct mbufx_zone_set *zs)
+{
+	unsigned int z;
+
+	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
+		rte_mempool_free(zs->pool[z]);
+		zs->pool[z] = NULL;
+	}
+}
+
+struct mbufx_zone_set *
+mbufx_zone_set_create(const char *name, int socket_id,
+		      const struct mbufx_zone_params *user)
+{
+	char mzname[RTE_MEMZONE_NAMESIZE];
+	char pname[RTE_MEMPOOL_NAMESIZE];
+	struct mbufx_zone_params p;
+	const struct rte_memzone *mz;
+	struct mbufx_zone_set *zs;
+	unsigned int z;
+	int ret;
+
+	RTE_BUILD_BUG_ON(sizeof(MBUFX_ZS_MZ_PREFIX) - 1 +
+			 MBUFX_ZONE_SET_NAMESIZE > RTE_MEMZONE_NAMESIZE);
+	RTE_BUILD_BUG_ON(MBUFX_ZONE_SET_NAMESIZE + 4 > RTE_MEMPOOL_NAMESIZE);
+	RTE_BUILD_BUG_ON(MBUFX_ZONE_DEFAULT_ROOM_JUMBO <
+			 9000 + RTE_PKTMBUF_HEADROOM);
+	RTE_BUILD_BUG_ON(MBUFX_ZONE_DEFAULT_ROOM_HDR <= RTE_PKTMBUF_HEADROOM);
+
+	if (name == NULL || name[0] == '\0') {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (strnlen(name, MBUFX_ZONE_SET_NAMESIZE) >= MBUFX_ZONE_SET_NAMESIZE) {
+		rte_errno = ENAMETOOLONG;
+		return NULL;
+	}
+	ret = params_resolve(&p, user);
+	if (ret < 0) {
+		MBUFX_LOG(ERR, "zone set %s: %s", name, ret == -ENOENT ?
+			  "unknown mempool ops" : "invalid parameters");
+		rte_errno = -ret;
+		return NULL;
+	}
+	if (socket_id == SOCKET_ID_ANY)
+		socket_id = (int)rte_socket_id();
+
+	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name);
+	rte_spinlock_lock(&zone_set_lock);
+	if (rte_memzone_lookup(mzname) != NULL) {
+		rte_errno = EEXIST;
+		goto fail_unlock;
+	}
+	mz = rte_memzone_reserve(mzname, sizeof(*zs), socket_id, 0);
+	if (mz == NULL)
+		goto fail_unlock; /* rte_errno set */
+	zs = mz->addr;
+	memset(zs, 0, sizeof(*zs));
+	strlcpy(zs->name, name, sizeof(zs->name));
+	zs->socket_id = socket_id;
+	zs->flags = p.flags;
+	zs->params = p;
+	strlcpy(zs->ops_name, p.ops_name, sizeof(zs->ops_name));
+	zs->params.ops_name = zs->ops_name;
+
+	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
+		if (!zone_enabled(&p, z))
+			continue;
+		snprintf(pname, sizeof(pname), "%s%s", name, pool_suffix[z]);
+		zs->pool[z] = rte_pktmbuf_pool_create_by_ops(pname, p.count[z],
+				p.cache[z], p.priv_size, p.data_room[z],
+				socket_id, p.ops_name);
+		if (zs->pool[z] == NULL) {
+			ret = rte_errno;
+			MBUFX_LOG(ERR, "zone set %s: pool %s (%u x %u B, ops %s): %s",
+				  name, pname, p.count[z], p.data_room[z],
+				  p.ops_name, rte_strerror(ret));
+			goto fail_pools;
+		}
+		zs->room[z] = p.data_room[z] - RTE_PKTMBUF_HEADROOM;
+	}
+	zs->max_len = p.data_room[MBUFX_ZONE_JUMBO] - RTE_PKTMBUF_HEADROOM;
+	rte_spinlock_unlock(&zone_set_lock);
+	return zs;
+
+fail_pools:
+	pools_free(zs);
+	rte_memzone_free(mz);
+	rte_errno = ret;
+fail_unlock:
+	rte_spinlock_unlock(&zone_set_lock);
+	return NULL;
+}
+
+struct mbufx_zone_set *
+mbufx_zone_set_lookup(const char *name)
+{
+	char mzname[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+
+	if (name == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name) >=
+			(int)sizeof(mzname)) {
+		rte_errno = ENOENT;
+		return NULL;
+	}
+	mz = rte_memzone_lookup(mzname);
+	if (mz == NULL) {
+		rte_errno = ENOENT;
+		return NULL;
+	}
+	return mz->addr;
+}
+
+/* Print (when f != NULL) and count the zones that are not full. */
+static int
+zones_out(const struct mbufx_zone_set *zs, FILE *f)
+{
+	unsigned int z, avail, busy = 0;
+
+	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
+		if (zs->pool[z] == NULL)
+			continue;
+		avail = rte_mempool_avail_count(zs->pool[z]);
+		if (avail == zs->pool[z]->size)
+			continue;
+		busy++;
+		if (f != NULL)
+			fprintf(f, "mbufx: zone set %s: %s zone (%s): %u of %u "
+				"mbufs still out\n", zs->name,
+				mbufx_zone_names[z], zs->pool[z]->name,
+				zs->pool[z]->size - avail, zs->pool[z]->size);
+	}
+	return busy;
+}
+
+int
+mbufx_zone_set_audit(const struct mbufx_zone_set *zs, FILE *f)
+{
+	if (zs == NULL)
+		return -EINVAL;
+	return zones_out(zs, f) != 0 ? -EBUSY : 0;
+}
+
+int
+mbufx_zone_set_free(struct mbufx_zone_set *zs)
+{
+	char mzname[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+	unsigned int z;
+
+	if (zs == NULL)
+		return 0;
+	rte_spinlock_lock(&zone_set_lock);
+	if (zones_out(zs, NULL) != 0) {
+		rte_spinlock_unlock(&zone_set_lock);
+		for (z = 0; z < MBUFX_ZONE_NUM; z++)
+			if (zs->pool[z] != NULL &&
+			    rte_mempool_avail_count(zs->pool[z]) !=
+					zs->pool[z]->size)
+				MBUFX_LOG(ERR, "zone set %s not freed: %s zone "
+					  "has %u mbufs out", zs->name,
+					  mbufx_zone_names[z],
+					  zs->pool[z]->size -
+					  rte_mempool_avail_count(zs->pool[z]));
+		return -EBUSY;
+	}
+	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", zs->name);
+	mz = rte_memzone_lookup(mzname);
+	pools_free(zs);
+	if (mz != NULL)
+		rte_memzone_free(mz);
+	rte_spinlock_unlock(&zone_set_lock);
+	return 0;
+}
+
+struct rte_mempool *
+mbufx_zone_set_pool(const struct mbufx_zone_set *zs, enum mbufx_zone_id z)
+{
+	if (zs == NULL || (unsigned int)z >= MBUFX_ZONE_NUM) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (zs->pool[z] == NULL)
+		rte_errno = ENOENT;
+	return zs->pool[z];
+}
+
+struct walk_arg {
+	void (*fn)(const struct mbufx_zone_set *zs, void *arg);
+	void *arg;
+};
+
+static void
+walk_one(const struct rte_memzone *mz, void *arg)
+{
+	struct walk_arg *wa = arg;
+
+	if (strncmp(mz->name, MBUFX_ZS_MZ_PREFIX,
+		    sizeof(MBUFX_ZS_MZ_PREFIX) - 1) == 0)
+		wa->fn(mz->addr, wa->arg);
+}
+
+void
+mbufx_zone_set_walk(void (*fn)(const struct mbufx_zone_set *zs, void *arg),
+		    void *arg)
+{
+	struct walk_arg wa = { .fn = fn, .arg = arg };
+
+	rte_spinlock_lock(&zone_set_lock);
+	rte_memzone_walk(walk_one, &wa);
+	rte_spinlock_unlock(&zone_set_lock);
+}
+
+int
+mbufx_zone_set_with(const char *name,
+		    void (*fn)(const struct mbufx_zone_set *zs, void *arg),
+		    void *arg)
+{
+	const struct mbufx_zone_set *zs;
+
+	rte_spinlock_lock(&zone_set_lock);
+	zs = mbufx_zone_set_lookup(name);
+	if (zs != NULL)
+		fn(zs, arg);
+	rte_spinlock_unlock(&zone_set_lock);
+	return zs != NULL ? 0 : -ENOENT;
+}
+
+/* ---- allocation slow paths ------------------------------------------ */
+
+/* Counters of one call, committed when the call succeeds. */
+struct alloc_acc {
+	uint64_t alloc[MBUFX_ZONE_NUM];
+	uint64_t jumbo_fallback;
+	uint64_t pkt_fallback;
+};
+
+static void
+acc_commit(struct mbufx_zone_set *zs, const struct alloc_acc *a)
+{
+	unsigned int z;
+
+	for (z = 0; z < MBUFX_ZONE_NUM; z++)
+		if (a->alloc[z] != 0)
+			MBUFX_ZONE_STAT_ADD(zs, alloc[z], a->alloc[z]);
+	if (a->jumbo_fallback != 0)
+		MBUFX_ZONE_STAT_ADD(zs, jumbo_fallback, a->jumbo_fallback);
+	if (a->pkt_fallback != 0)
+		MBUFX_ZONE_STAT_ADD(zs, pkt_fallback, a->pkt_fallback);
+}
+
+/* A chain of packet-zone mbufs whose room holds len bytes. */
+static struct rte_mbuf *
+chain_alloc(struct mbufx_zone_set *zs, uint32_t len, struct alloc_acc *a)
+{
+	struct rte_mempool *mp = zs->pool[MBUFX_ZONE_PKT];
+	struct rte_mbuf *seg[ALLOC_CHUNK];
+	struct rte_mbuf *head = NULL, *tail = NULL;
+	uint32_t room, buf_room, nseg, got = 0, i, k;
+
+	room = zs->room[MBUFX_ZONE_PKT];
+	buf_room = zs->params.data_room[MBUFX_ZONE_PKT];
+	nseg = 1 + (len - room + buf_room - 1) / buf_room;
+	if (nseg > RTE_MBUF_MAX_NB_SEGS) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	while (got < nseg) {
+		k = RTE_MIN(nseg - got, (uint32_t)ALLOC_CHUNK);
+		if (rte_pktmbuf_alloc_bulk(mp, seg, k) != 0) {
+			rte_pktmbuf_free(head);
+			rte_errno = ENOMEM;
+			return NULL;
+		}
+		for (i = 0; i < k; i++) {
+			if (head == NULL) {
+				head = seg[i];
+			} else {
+				seg[i]->data_off = 0;
+				tail->next = seg[i];
+			}
+			tail = seg[i];
+		}
+		got += k;
+	}
+	head->nb_segs = (uint16_t)nseg;
+	a->alloc[MBUFX_ZONE_PKT] += nseg;
+	a->jumbo_fallback++;
+	return head;
+}
+
+/* One mbuf (or chain) for len bytes; the packet zone was tried already
+ * when tried_pkt is set. */
+static struct rte_mbuf *
+alloc_one(struct mbufx_zone_set *zs, uint32_t len, int tried_pkt,
+	  struct alloc_acc *a)
+{
+	struct rte_mempool *jp = zs->pool[MBUFX_ZONE_JUMBO];
+	struct rte_mbuf *m;
+
+	if (len <= zs->room[MBUFX_ZONE_PKT]) {
+		if (!tried_pkt) {
+			m = rte_pktmbuf_alloc(zs->pool[MBUFX_ZONE_PKT]);
+			if (m != NULL) {
+				a->alloc[MBUFX_ZONE_PKT]++;
+				return m;
+			}
+		}
+		if (jp != NULL) {
+			m = rte_pktmbuf_alloc(jp);
+			if (m != NULL) {
+				a->alloc[MBUFX_ZONE_JUMBO]++;
+				a->pkt_fallback++;
+				return m;
+			}
+		}
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	if (len > zs->max_len) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (jp != NULL) {
+		m = rte_pktmbuf_alloc(jp);
+		if (m != NULL) {
+			a->alloc[MBUFX_ZONE_JUMBO]++;
+			return m;
+		}
+	}
+	return chain_alloc(zs, len, a);
+}
+
+struct rte_mbuf *
+mbufx_alloc_slow(struct mbufx_zone_set *zs, uint32_t len)
+{
+	struct alloc_acc a = { { 0 }, 0, 0 };
+	struct rte_mbuf *m;
+
+	if (zs == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* the inline path tried the packet zone already, except for non-EAL
+	 * threads (and direct calls): trying again costs one failed get */
+	m = alloc_one(zs, len, 0, &a);
+	if (m != NULL)
+		acc_commit(zs, &a);
+	else if (rte_errno == ENOMEM)
+		MBUFX_ZONE_STAT_ADD(zs, alloc_fail, 1);
+	return m;
+}
+
+int
+mbufx_alloc_bulk_slow(struct mbufx_zone_set *zs, struct rte_mbuf **m,
+		      unsigned int n, uint32_t len)
+{
+	struct alloc_acc a = { { 0 }, 0, 0 };
+	unsigned int i;
+	int err;
+
+	if (zs == NULL || (m == NULL && n != 0))
+		return -EINVAL;
+	if (n == 0)
+		return len > zs->max_len ? -EINVAL : 0;
+	if (len > zs->max_len)
+		return -EINVAL;
+	if (len > zs->room[MBUFX_ZONE_PKT] &&
+	    zs->pool[MBUFX_ZONE_JUMBO] != NULL &&
+	    rte_pktmbuf_alloc_bulk(zs->pool[MBUFX_ZONE_JUMBO], m, n) == 0) {
+		MBUFX_ZONE_STAT_ADD(zs, alloc[MBUFX_ZONE_JUMBO], n);
+		return 0;
+	}
+	/* Mixed service: whatever each request can get, all or nothing. */
+	for (i = 0; i < n; i++) {
+		m[i] = alloc_one(zs, len, 0, &a);
+		if (m[i] == NULL) {
+			err = rte_errno;
+			while (i > 0)
+				rte_pktmbuf_free(m[--i]);
+			if (err == ENOMEM)
+				MBUFX_ZONE_STAT_ADD(zs, alloc_fail, 1);
+			return -err;
+		}
+	}
+	acc_commit(zs, &a);
+	return 0;
+}
+
+int
+mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len)
+{
+	const uint8_t *p = src;
+	struct rte_mbuf *s, *t;
+	uint64_t space = 0;
+	uint16_t k;
+
+	if (m == NULL || (src == NULL && len != 0))
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	if (rte_mbuf_refcnt_read(m) != 1)
+		return -EBUSY;
+	if ((uint64_t)m->pkt_len + len > UINT32_MAX)
+		return -ENOSPC;
+	/* The segment holding the last byte, or the head of an empty chain. */
+	t = m;
+	for (s = m->next; s != NULL; s = s->next)
+		if (s->data_len != 0)
+			t = s;
+	for (s = t; s != NULL && space < len; s = s->next)
+		space += mbufx_trailing_space(s);
+	if (space < len)
+		return -ENOSPC;
+	m->pkt_len += len;
+	for (s = t; len != 0; s = s->next) {
+		k = (uint16_t)RTE_MIN((uint32_t)mbufx_trailing_space(s), len);
+		if (k == 0)
+			continue;
+		memcpy(rte_pktmbuf_mtod_offset(s, uint8_t *, s->data_len), p, k);
+		s->data_len += k;
+		p += k;
+		len -= k;
+	}
+	return 0;
+}

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+#ifndef MBUFX_ZONE_H
+#define MBUFX_ZONE_H
+
+/**
+ * @file
+ * mbufx zone sets and size-generic allocation.
+ *
+ * A zone set is three pktmbuf pools on one NUMA socket, created through the
+ * "mbufx" mempool driver (or any ops name, for comparisons):
+ *
+ * @verbatim
+ *                     mbufx_alloc(zs, len)
+ *                             |
+ *           len <= room[PKT] -+- len <= room[JUMBO]
+ *                 |                     |
+ *   +-------------v---+   +-------------v------+   +--------------------+
+ *   | packet zone     |   | jumbo zone         |   | header zone        |
+ *   | 2176 B rooms    |   | 9344 B rooms       |   | 256 B rooms        |
+ *   | (2048 + head-   |   | one segment holds  |   | chained headers,   |
+ *   |  room)          |   | a 9000 B frame     |   | clones (indirect)  |
+ *   +-------------^---+   +---------+----------+   +---------^----------+
+ *                 |   jumbo dry:    |                        |
+ *                 +-- chain of packet-zone segments          |
+ *                                          mbufx_prepend / pullup / fanout
+ * @endverbatim
+ *
+ * mbufx_alloc() picks the smallest of the packet and jumbo zones that holds
+ * len bytes after the standard headroom; the packet-zone case is an inline
+ * fast path (one compare more than rte_pktmbuf_alloc()). The header zone is
+ * not part of that ladder on purpose: it is the reserve from which the
+ * library takes the small mbufs it chains in front of packets, so that a
+ * burst of small packets can never starve prepend, pullup and fan-out (this
+ * refines the "smallest zone" wording of the v0.1 API sketch).
+ *
+ * Every pool is an ordinary pktmbuf pool (rte_pktmbuf_pool_create_by_ops()):
+ * mbufs go back with rte_pktmbuf_free() from any thread, and a PMD may be
+ * fed directly from mbufx_zone_set_pool(zs, MBUFX_ZONE_PKT).
+ *
+ * Thread safety: create, lookup and free are control-path calls serialised
+ * by a lock; they must not race with data-path use of the same set.
+ * Allocation is multi-thread safe (it is a mempool get); counters are
+ * per lcore and written without atomics from EAL lcores (non-EAL threads
+ * share one slot updated atomically).
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Zones of a zone set. */
+enum mbufx_zone_id {
+	MBUFX_ZONE_HDR = 0,	/**< small mbufs for chained headers and clones */
+	MBUFX_ZONE_PKT,		/**< 2K packet zone: the common case */
+	MBUFX_ZONE_JUMBO,	/**< single-segment 9000-byte frames */
+	MBUFX_ZONE_NUM		/**< number of zones */
+};
+
+/** Maximum length of a zone-set name, including the terminating NUL. */
+#define MBUFX_ZONE_SET_NAMESIZE 20
+
+/** Do not create the jumbo zone: jumbo requests are served as chains. */
+#define MBUFX_ZONE_F_NO_JUMBO RTE_BIT32(0)
+/** Do not create the header zone: headers and clones come from the
+ * packet zone. */
+#define MBUFX_ZONE_F_NO_HDR RTE_BIT32(1)
+
+/** Default header-zone object count (2^q - 1, the mempool optimum). */
+#define MBUFX_ZONE_DEFAULT_COUNT_HDR 8191
+/** Default packet-zone object count. */
+#define MBUFX_ZONE_DEFAULT_COUNT_PKT 16383
+/** Default jumbo-zone object count. */
+#define MBUFX_ZONE_DEFAULT_COUNT_JUMBO 2047
+/** Default per-lcore cache of the header and packet zones. */
+#define MBUFX_ZONE_DEFAULT_CACHE 256
+/** Default per-lcore cache of the jumbo zone. */
+#define MBUFX_ZONE_DEFAULT_CACHE_JUMBO 64
+/** Default header-zone data room, headroom included. */
+#define MBUFX_ZONE_DEFAULT_ROOM_HDR 256
+/** Default packet-zone data room: 2048 + headroom = 2176. */
+#define MBUFX_ZONE_DEFAULT_ROOM_PKT RTE_MBUF_DEFAULT_BUF_SIZE
+/** Default jumbo-zone data room: 9216 + headroom = 9344, a 9000-byte
+ * frame in one segment. */
+#define MBUFX_ZONE_DEFAULT_ROOM_JUMBO (9216 + RTE_PKTMBUF_HEADROOM)
+/** Value of mbufx_zone_params.cache[] that disables the per-lcore cache. */
+#define MBUFX_ZONE_CACHE_NONE UINT32_MAX
+/** Default mempool ops name. */
+#define MBUFX_ZONE_DEFAULT_OPS "mbufx"
+
+/**
+ * Zone-set creation parameters. A zeroed struct means "all defaults";
+ * mbufx_zone_params_init() fills in the default values explicitly.
+ */
+struct mbufx_zone_params {
+	/** Objects per zone; 0 = default. */
+	uint32_t count[MBUFX_ZONE_NUM];
+	/** Per-lcore cache per zone; 0 = default, MBUFX_ZONE_CACHE_NONE = no
+	 * cache. */
+	uint32_t cache[MBUFX_ZONE_NUM];
+	/** Data room per zone, headroom included; 0 = default. Must grow
+	 * strictly from HDR to PKT to JUMBO and exceed RTE_PKTMBUF_HEADROOM. */
+	uint16_t data_room[MBUFX_ZONE_NUM];
+	/** Application private area of every mbuf (multiple of
+	 * RTE_MBUF_PRIV_ALIGN), default 0. */
+	uint16_t priv_size;
+	/** MBUFX_ZONE_F_* */
+	uint32_t flags;
+	/** Mempool ops; NULL = "mbufx". "ring_mp_mc" etc. for comparisons. */
+	const char *ops_name;
+};
+
+/** @internal Per-lcore counters; read them with mbufx_zone_set_stats(). */
+struct mbufx_zone_lcore_stats {
+	uint64_t alloc[MBUFX_ZONE_NUM];	/**< mbufs taken per zone */
+	uint64_t alloc_fail;		/**< requests no zone could serve */
+	uint64_t jumbo_fallback;	/**< jumbo requests served as chains */
+	uint64_t pkt_fallback;		/**< packet requests served by jumbo */
+	uint64_t prepend_inplace;	/**< prepends into leading space */
+	uint64_t prepend_chained;	/**< prepends that chained a header */
+	uint64_t pullup_noop;		/**< already contiguous */
+	uint64_t pullup_inplace;	/**< made contiguous without allocating */
+	uint64_t pullup_alloc;		/**< made contiguous in a fresh segment */
+	uint64_t fanout_hdr_alloc;	/**< fan-out header mbufs allocated */
+	uint64_t fanout_hdr_saved;	/**< copies served by the original */
+	uint64_t fanout_deep;		/**< copies made as full private copies */
+	uint64_t fanout_indirect;	/**< indirect mbufs sharing payload */
+} __rte_cache_aligned;
+
+/**
+ * A zone set. Read-only after creation except for the counters; the
+ * fields are public only so that mbufx_alloc() can be inline. Use the
+ * accessors.
+ */
+struct mbufx_zone_set {
+	/** Pools, NULL for a disabled zone. */
+	struct rte_mempool *pool[MBUFX_ZONE_NUM];
+	/** Bytes a fresh mbuf of each zone holds after RTE_PKTMBUF_HEADROOM
+	 * (data room minus headroom); 0 for a disabled zone. */
+	uint32_t room[MBUFX_ZONE_NUM];
+	/** Largest len mbufx_alloc() accepts: the jumbo room, also when the
+	 * jumbo zone is disabled (requests are then served as chains). */
+	uint32_t max_len;
+	int socket_id;			/**< socket the pools live on */
+	uint32_t flags;			/**< MBUFX_ZONE_F_* */
+	char name[MBUFX_ZONE_SET_NAMESIZE];	/**< zone-set name */
+	/** Resolved parameters; params.ops_name points to ops_name below. */
+	struct mbufx_zone_params params;
+	char ops_name[RTE_MEMPOOL_OPS_NAMESIZE]; /**< mempool ops of the pools */
+	/** Counters: one slot per lcore, the last for non-EAL threads. */
+	struct mbufx_zone_lcore_stats stats[RTE_MAX_LCORE + 1];
+} __rte_cache_aligned;
+
+/** @internal Counter slot of the calling thread. */
+static inline struct mbufx_zone_lcore_stats *
+mbufx_zone_stats_slot(struct mbufx_zone_set *zs)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	return &zs->stats[lcore < RTE_MAX_LCORE ? lcore : RTE_MAX_LCORE];
+}
+
+/** @internal Add v to counter field f of the calling thread's slot. */
+#define MBUFX_ZONE_STAT_ADD(zs, f, v) do {				\
+	unsigned int lc_ = rte_lcore_id();				\
+	if (likely(lc_ < RTE_MAX_LCORE))				\
+		(zs)->stats[lc_].f += (v);				\
+	else								\
+		__atomic_fetch_add(&(zs)->stats[RTE_MAX_LCORE].f, (v),	\
+				   __ATOMIC_RELAXED);			\
+} while (0)
+
+/**
+ * Fill p with the defaults: counts 8191 / 16383 / 2047, caches 256 / 256 /
+ * 64, data rooms 256 / 2176 / 9344, no private area, no flags, ops "mbufx".
+ *
+ * @param p
+ *   Parameters to initialise (not NULL).
+ */
+void mbufx_zone_params_init(struct mbufx_zone_params *p);
+
+/**
+ * Create a zone set: one pktmbuf pool per enabled zone, named
+ * "<name>_hdr", "<name>_pkt" and "<name>_jum".
+ *
+ * @param name
+ *   Unique name, at most MBUFX_ZONE_SET_NAMESIZE - 1 characters.
+ * @param socket_id
+ *   NUMA socket of the pools; SOCKET_ID_ANY = the calling lcore's socket
+ *   (rte_socket_id()), any socket when the caller has none. A port's socket
+ *   is rte_eth_dev_socket_id(port).
+ * @param p
+ *   Parameters, NULL = defaults (mbufx_zone_params_init()).
+ * @return
+ *   The zone set, or NULL with rte_errno set:
+ *   - EINVAL: name NULL or empty, bad parameters (rooms not increasing,
+ *     room not above the headroom, cache larger than the mempool allows,
+ *     priv_size not aligned, unknown flag);
+ *   - ENAMETOOLONG: name too long;
+ *   - EEXIST: a zone set or one of the pools has that name already;
+ *   - ENOENT: no mempool ops of that name is registered (the "mbufx"
+ *     driver not loaded?);
+ *   - ENOMEM: not enough memory;
+ *   - any other rte_errno of rte_pktmbuf_pool_create_by_ops().
+ */
+struct mbufx_zone_set *mbufx_zone_set_create(const char *name, int socket_id,
+		const struct mbufx_zone_params *p);
+
+/**
+ * Find a zone set by name.
+ *
+ * @param name
+ *   Name given at creation.
+ * @return
+ *   The zone set, or NULL with rte_errno = ENOENT (EINVAL for a NULL name).
+ */
+struct mbufx_zone_set *mbufx_zone_set_lookup(const char *name);
+
+/**
+ * Free a zone set and its pools, unless mbufs are still out.
+ *
+ * Freeing a pool whose mbufs are still in use (in a PMD ring, a queue, a
+ * clone) would leave dangling buffers, so this refuses and frees nothing.
+ * Stop and release the ports' queues first. (The v0.1 sketch returned
+ * void; the int return is source compatible.)
+ *
+ * @param zs
+ *   Zone set; NULL is a no-op returning 0.
+ * @return
+ *   0 when freed, -EBUSY (and a log line per zone) when mbufs are out.
+ */
+int mbufx_zone_set_free(struct mbufx_zone_set *zs);
+
+/**
+ * The pool of a zone, e.g. to feed a PMD's Rx queue from the packet zone.
+ *
+ * @return
+ *   The pool, or NULL with rte_errno = EINVAL (bad argument) or ENOENT
+ *   (zone disabled by a flag).
+ */
+struct rte_mempool *mbufx_zone_set_pool(const struct mbufx_zone_set *zs,
+		enum mbufx_zone_id z);
+
+/**
+ * Check that every zone is full again (every mbuf returned): the leak
+ * check applications run at exit. Objects in per-lcore caches count as
+ * returned.
+ *
+ * @param zs
+ *   Zone set.
+ * @param f
+ *   Where to print one line per zone with mbufs still out; NULL = silent.
+ * @return
+ *   0 when every zone is full, -EBUSY when mbufs are out, -EINVAL for a
+ *   NULL zs.
+ */
+int mbufx_zone_set_audit(const struct mbufx_zone_set *zs, FILE *f);
+
+/** @internal Slow path of mbufx_alloc(): jumbo zone, fallbacks, errors. */
+struct rte_mbuf *mbufx_alloc_slow(struct mbufx_zone_set *zs, uint32_t len);
+/** @internal Slow path of mbufx_alloc_bulk(). */
+int mbufx_alloc_bulk_slow(struct mbufx_zone_set *zs, struct rte_mbuf **m,
+		unsigned int n, uint32_t len);
+
+/**
+ * Allocate an mbuf that holds len bytes after the standard headroom.
+ *
+ * - len <= room[PKT] (2048 by default): one packet-zone mbuf, inline.
+ *   Packet zone dry: one jumbo-zone mbuf (counted as pkt_fallback).
+ * - len <= room[JUMBO] (9216 by default): one jumbo-zone mbuf; jumbo zone
+ *   dry or disabled: a chain of packet-zone mbufs (counted as
+ *   jumbo_fallback): the first keeps the standard headroom, the others
+ *   start at their buffer's beginning (data_off 0), 5 segments for 9216
+ *   bytes with the default rooms.
+ *
+ * Every segment is empty (data_len 0, pkt_len 0): fill a chain with
+ * mbufx_append_data(), since rte_pktmbuf_append() only uses the last
+ * segment. Free with rte_pktmbuf_free().
+ *
+ * @param zs
+ *   Zone set.
+ * @param len
+ *   Bytes the caller will store.
+ * @return
+ *   The mbuf (chain), or NULL with rte_errno = ENOMEM (no zone can serve)
+ *   or EINVAL (len > zs->max_len).
+ */
+static inline struct rte_mbuf *
+mbufx_alloc(struct mbufx_zone_set *zs, uint32_t len)
+{
+	/* Read the lcore id once, before any store: the mempool get below
+	 * reuses it, and the counter slot needs no second look-up. Non-EAL
+	 * threads take the slow path, which counts atomically. */
+	unsigned int lc = rte_lcore_id();
+	struct rte_mbuf *m;
+
+	if (likely(len <= zs->room[MBUFX_ZONE_PKT] && lc < RTE_MAX_LCORE)) {
+		m = rte_pktmbuf_alloc(zs->pool[MBUFX_ZONE_PKT]);
+		if (likely(m != NULL)) {
+			zs->stats[lc].alloc[MBUFX_ZONE_PKT]++;
+			return m;
+		}
+	}
+	return mbufx_alloc_slow(zs, len);
+}
+
+/**
+ * Allocate n mbufs as mbufx_alloc(zs, len) would, all or nothing.
+ *
+ * @param zs
+ *   Zone set.
+ * @param m
+ *   Array of n pointers, filled on success.
+ * @param n
+ *   Number of mbufs.
+ * @param len
+ *   Bytes the caller will store in each.
+ * @return
+ *   0, or -ENOMEM (nothing allocated), or -EINVAL (len > zs->max_len or m
+ *   NULL with n > 0).
+ */
+static inline int
+mbufx_alloc_bulk(struct mbufx_zone_set *zs, struct rte_mbuf **m,
+		 unsigned int n, uint32_t len)
+{
+	if (likely(len <= zs->room[MBUFX_ZONE_PKT] && m != NULL) &&
+			likely(rte_pktmbuf_alloc_bulk(zs->pool[MBUFX_ZONE_PKT],
+						      m, n) == 0)) {
+		MBUFX_ZONE_STAT_ADD(zs, alloc[MBUFX_ZONE_PKT], n);
+		return 0;
+	}
+	return mbufx_alloc_bulk_slow(zs, m, n, len);
+}
+
+/**
+ * Append len bytes copied from src at the end of a packet, filling the
+ * writable trailing space of the segment holding the last byte and then
+ * the empty segments after it (the chains mbufx_alloc() returns).
+ *
+ * @param m
+ *   Packet (head segment).
+ * @param src
+ *   Bytes to copy.
+ * @param len
+ *   Number of bytes.
+ * @return
+ *   0, or -EINVAL (m or src NULL), -EBUSY (the head segment's structure is
+ *   shared, refcnt > 1: its pkt_len cannot change), -ENOSPC (not enough
+ *   writable room); nothing is written on error.
+ */
+int mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MBUFX_ZONE_H */

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mbufx authors
+#
+# Sourced by the scripts of test/dpdk/: one DPDK process environment per test.
+#
+#     . "$here/common.sh"
+#     dpdk_env BUILD NAME
+#
+# dpdk_env sets
+#   build    the absolute path of BUILD
+#   PREFIX   a --file-prefix unique to this run (name + pid): two build trees
+#            testing at once never share EAL runtime state
+#   MEM      EAL memory arguments: "--huge-unlink -m 256" with hugepages,
+#            "--no-huge -m 1024" without (--huge-unlink is refused there)
+#   PLUGIN   "-d librte_mempool_mbufx.so", with LD_LIBRARY_PATH exported so
+#            that the bare name resolves to BUILD's plugin (EAL refuses -d
+#            paths below a world-writable directory such as /tmp)
+#   WORK     a scratch directory for logs
+# and installs an EXIT trap that kills every process registered with
+# dpdk_track PID, removes WORK and the EAL runtime directory of PREFIX.
+# With --huge-unlink no hugepage file outlives its process; --no-huge makes
+# none.
+
+dpdk_cleanup() {
+    for p in $DPDK_PIDS; do
+        if kill -0 "$p" 2>/dev/null; then
+            kill "$p" 2>/dev/null || true
+            sleep 1
+            kill -9 "$p" 2>/dev/null || true
+        fi
+    done
+    [ -n "${WORK:-}" ] && rm -rf "$WORK"
+    [ -n "${PREFIX:-}" ] && rm -rf "${DPDK_RUNDIR:?}/$PREFIX"
+    return 0
+}
+
+dpdk_track() {
+    DPDK_PIDS="$DPDK_PIDS $1"
+}
+
+dpdk_env() {
+    build=$(cd "$1" && pwd)
+    PREFIX="mbufx_$2_$$"
+    DPDK_PIDS=""
+    if [ "$(id -u)" -eq 0 ]; then
+        DPDK_RUNDIR=/var/run/dpdk
+    else
+        DPDK_RUNDIR=${XDG_RUNTIME_DIR:-/tmp}/dpdk
+    fi
+    MEM=$(mbufx_mem_args 256)
+    [ -n "$MEM" ] || MEM="--huge-unlink -m 256"
+    mbufx_plugin_args "$build"
+    # shellcheck disable=SC2034 # used by the scripts that source this
+    PLUGIN=$MBUFX_PLUGIN_ARGS
+    WORK=$(mktemp -d "${TMPDIR:-/tmp}/mbufx-$2.XXXXXX")
+    trap dpdk_cleanup EXIT
+    trap 'exit 1' INT TERM HUP PIPE
+}
+
+# fail MESSAGE [LOG]: print the message and the log, exit 1.
+fail() {
+    echo "FAIL: $1"
+    if [ -n "${2:-}" ] && [ -f "$2" ]; then
+        echo "---- $2 (last 60 lines) ----"
+        tail -n 60 "$2"
+    fi
+    exit 1
+}

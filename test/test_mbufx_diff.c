@@ -1,0 +1,673 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * mbufx_diff_autotest / mbufx_diff_perf_autotest: randomized differential
+ * test of libmbufx against a reference model.
+ *
+ * The model of every live packet is a plain byte array. A random sequence
+ * of operations runs on real mbufs and on the model side by side: alloc
+ * (any size, jumbo chains included), external and pinned-external buffers,
+ * clone, sharing a whole chain (refcnt), prepend, pullup, unshare_hdr,
+ * adj, trim, append, chain, fan-out, writes wherever mbufx_seg_writable()
+ * allows, free, and hogging the header zone so that allocations fail.
+ * After every step every live packet, clones sharing its data included,
+ * must equal its model byte for byte and pass rte_mbuf_check(); a failed
+ * call must leave its packet and every zone's count unchanged, a call the
+ * library documents as allocation-free must not take an mbuf. At the end
+ * every zone, the pinned pool and every external buffer must be back.
+ *
+ * The seed is MBUFX_TEST_SEED (printed by the runner): a failure replays
+ * with MBUFX_TEST_SEED=<seed>. MBUFX_DIFF_STEPS overrides the step count
+ * (fast: 500 000, perf: 5 000 000).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "mbufx.h"
+#include "mbufx_test.h"
+#include "test_mbufx_util.h"
+
+#define MAXP 24		/* live packets */
+#define MAXLEN 12000	/* longest model */
+#define HOG_MAX 512
+
+enum op {
+	OP_ALLOC, OP_EXT, OP_PINNED, OP_CLONE, OP_SHARE, OP_PREPEND,
+	OP_PULLUP, OP_UNSHARE, OP_WRITE, OP_ADJ, OP_TRIM, OP_APPEND,
+	OP_CHAIN, OP_FANOUT, OP_FREE, OP_HOG, OP_UNHOG, OP_NUM
+};
+
+static const char * const op_names[OP_NUM] = {
+	"alloc", "ext", "pinned", "clone", "share", "prepend", "pullup",
+	"unshare", "write", "adj", "trim", "append", "chain", "fanout",
+	"free", "hog", "unhog",
+};
+
+/* Relative frequencies. */
+static const unsigned int op_weight[OP_NUM] = {
+	[OP_ALLOC] = 8, [OP_EXT] = 2, [OP_PINNED] = 2, [OP_CLONE] = 5,
+	[OP_SHARE] = 1, [OP_PREPEND] = 10, [OP_PULLUP] = 8, [OP_UNSHARE] = 4,
+	[OP_WRITE] = 6, [OP_ADJ] = 4, [OP_TRIM] = 3, [OP_APPEND] = 4,
+	[OP_CHAIN] = 3, [OP_FANOUT] = 4, [OP_FREE] = 9, [OP_HOG] = 1,
+	[OP_UNHOG] = 1,
+};
+
+struct pkt {
+	struct rte_mbuf *m;
+	uint8_t *b;		/* model, MAXLEN bytes */
+	uint32_t len;
+	uint32_t tag;		/* metadata: hash.rss and port must follow */
+};
+
+struct diff {
+	struct mbufx_zone_set *zs;
+	struct pkt p[MAXP];
+	unsigned int np;
+	struct rte_mbuf *hog[HOG_MAX];
+	unsigned int nhog;
+	uint64_t rng;
+	uint64_t step;
+	uint64_t done[OP_NUM];	/* successful operations */
+	uint64_t failed[OP_NUM]; /* documented failures (ENOMEM ...) */
+	uint8_t tmp[MAXLEN];
+};
+
+static uint64_t
+rnd(struct diff *d)
+{
+	/* splitmix64 */
+	uint64_t z = (d->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint32_t
+rnd_n(struct diff *d, uint32_t n)
+{
+	return n == 0 ? 0 : (uint32_t)(rnd(d) % n);
+}
+
+static void
+rnd_bytes(struct diff *d, uint8_t *p, uint32_t n)
+{
+	uint64_t x = rnd(d);
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if ((i & 7) == 0 && i != 0)
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+		p[i] = (uint8_t)(x >> ((i & 7) * 8));
+	}
+}
+
+/* Packet sizes: mostly small, some MTU-sized, a few jumbo. */
+static uint32_t
+rnd_len(struct diff *d)
+{
+	uint32_t r = rnd_n(d, 100);
+
+	if (r < 55)
+		return rnd_n(d, 200);
+	if (r < 90)
+		return 200 + rnd_n(d, 1800);
+	return 2000 + rnd_n(d, 7216);
+}
+
+#define FAIL(d, fmt, ...) do {						\
+	printf("FAIL step %" PRIu64 " (seed %" PRIu64 "): " fmt "\n",	\
+	       (d)->step, mbufx_test_seed(), ##__VA_ARGS__);		\
+	return -1;							\
+} while (0)
+
+static int
+add(struct diff *d, struct rte_mbuf *m, const uint8_t *b, uint32_t len,
+    uint32_t tag)
+{
+	struct pkt *p = &d->p[d->np++];
+
+	p->m = m;
+	p->len = len;
+	p->tag = tag;
+	memcpy(p->b, b, len);
+	return 0;
+}
+
+static void
+del(struct diff *d, unsigned int i)
+{
+	uint8_t *b = d->p[i].b;
+
+	d->p[i] = d->p[--d->np];
+	d->p[d->np].b = b;
+}
+
+static int
+same_avail(struct diff *d, const unsigned int *a0, const char *what)
+{
+	unsigned int a1[MBUFX_ZONE_NUM], z;
+
+	tu_avail(d->zs, a1);
+	for (z = 0; z < MBUFX_ZONE_NUM; z++)
+		if (a1[z] != a0[z])
+			FAIL(d, "%s: zone %u count %u -> %u", what, z, a0[z],
+			     a1[z]);
+	return 0;
+}
+
+/* No zone gave out an mbuf (frees are allowed). */
+static int
+no_alloc(struct diff *d, const unsigned int *a0, const char *what)
+{
+	unsigned int a1[MBUFX_ZONE_NUM], z;
+
+	tu_avail(d->zs, a1);
+	for (z = 0; z < MBUFX_ZONE_NUM; z++)
+		if (a1[z] < a0[z])
+			FAIL(d, "%s allocated from zone %u", what, z);
+	return 0;
+}
+
+static struct rte_mbuf *
+last_seg(struct rte_mbuf *m)
+{
+	while (m->next != NULL)
+		m = m->next;
+	return m;
+}
+
+static int
+op_alloc(struct diff *d, enum op o)
+{
+	struct rte_mbuf *m;
+	uint32_t len = rnd_len(d), room;
+
+	if (d->np == MAXP)
+		return 0;
+	if (o == OP_ALLOC) {
+		m = mbufx_alloc(d->zs, len);
+	} else if (o == OP_EXT) {
+		len = RTE_MIN(len, 2000u);
+		m = tu_ext_alloc(d->zs->pool[MBUFX_ZONE_HDR], 2000);
+	} else {
+		len = RTE_MIN(len, 2048u);
+		m = rte_pktmbuf_alloc(tu_pinned_pool());
+	}
+	if (m == NULL) {
+		d->failed[o]++;
+		return 0;
+	}
+	/* vary the headroom of single segments */
+	if (m->next == NULL) {
+		room = m->buf_len - len;
+		m->data_off = (uint16_t)rnd_n(d, RTE_MIN(room, 400u) + 1);
+	}
+	rnd_bytes(d, d->tmp, len);
+	if (mbufx_append_data(m, d->tmp, len) != 0)
+		FAIL(d, "append_data %u into a fresh mbuf", len);
+	m->hash.rss = (uint32_t)rnd(d);
+	m->port = (uint16_t)m->hash.rss;
+	d->done[o]++;
+	return add(d, m, d->tmp, len, m->hash.rss);
+}
+
+static int
+op_clone(struct diff *d, unsigned int i, enum op o)
+{
+	struct rte_mbuf *c;
+
+	if (d->np == MAXP)
+		return 0;
+	if (o == OP_SHARE) {
+		rte_pktmbuf_refcnt_update(d->p[i].m, 1);
+		c = d->p[i].m;
+	} else {
+		c = rte_pktmbuf_clone(d->p[i].m, d->zs->pool[MBUFX_ZONE_HDR]);
+		if (c == NULL) {
+			d->failed[o]++;
+			return 0;
+		}
+	}
+	d->done[o]++;
+	return add(d, c, d->p[i].b, d->p[i].len, d->p[i].tag);
+}
+
+static int
+op_prepend(struct diff *d, unsigned int i)
+{
+	struct pkt *p = &d->p[i];
+	unsigned int a0[MBUFX_ZONE_NUM];
+	struct rte_mbuf *m0 = p->m;
+	uint16_t len = (uint16_t)(rnd_n(d, 10) == 0 ? rnd_n(d, 400) :
+				  rnd_n(d, 64));
+	int inplace;
+	uint8_t *q;
+
+	if (p->len + len > MAXLEN)
+		return 0;
+	inplace = mbufx_seg_writable(m0) && rte_pktmbuf_headroom(m0) >= len;
+	tu_avail(d->zs, a0);
+	q = mbufx_prepend(d->zs, &p->m, len);
+	if (q == NULL) {
+		if (rte_errno != ENOMEM)
+			FAIL(d, "prepend %u: %s", len, rte_strerror(rte_errno));
+		if (p->m != m0)
+			FAIL(d, "failed prepend changed the head");
+		d->failed[OP_PREPEND]++;
+		return same_avail(d, a0, "failed prepend");
+	}
+	if (inplace && (p->m != m0 || no_alloc(d, a0, "in-place prepend")))
+		FAIL(d, "prepend of %u should have been in place", len);
+	rnd_bytes(d, q, len);
+	memmove(p->b + len, p->b, p->len);
+	memcpy(p->b, q, len);
+	p->len += len;
+	d->done[OP_PREPEND]++;
+	return 0;
+}
+
+/* Write random bytes into a random range of the first len bytes. */
+static void
+scribble_front(struct diff *d, struct pkt *p, uint32_t len)
+{
+	uint32_t a, n;
+
+	if (len == 0)
+		return;
+	a = rnd_n(d, len);
+	n = 1 + rnd_n(d, len - a);
+	rnd_bytes(d, rte_pktmbuf_mtod_offset(p->m, uint8_t *, a), n);
+	memcpy(p->b + a, rte_pktmbuf_mtod_offset(p->m, uint8_t *, a), n);
+}
+
+static int
+op_pullup(struct diff *d, unsigned int i, enum op o)
+{
+	struct pkt *p = &d->p[i];
+	unsigned int a0[MBUFX_ZONE_NUM];
+	struct rte_mbuf *m0 = p->m, *s;
+	uint32_t len, need, got;
+	int noalloc;
+	uint8_t *q;
+
+	if (o == OP_PULLUP)
+		len = rnd_n(d, 4) == 0 ? rnd_n(d, p->len + 1) :
+			rnd_n(d, RTE_MIN(p->len, 256u) + 1);
+	else
+		len = rnd_n(d, RTE_MIN(p->len, 256u) + 1);
+	len = RTE_MIN(len, 9344u);
+	/* allocation-free when the head is writable and its buffer holds len,
+	 * unless a shared segment structure has to be cut */
+	noalloc = o == OP_PULLUP && mbufx_seg_writable(m0) &&
+		m0->buf_len >= len;
+	if (noalloc && m0->data_len < len) {
+		need = len - m0->data_len;
+		for (s = m0->next, got = 0; s != NULL; s = s->next) {
+			if (got + s->data_len > need) {
+				noalloc = got == need ||
+					rte_mbuf_refcnt_read(s) == 1;
+				break;
+			}
+			got += s->data_len;
+			if (got == need)
+				break;
+		}
+	}
+	tu_avail(d->zs, a0);
+	q = o == OP_PULLUP ? mbufx_pullup(d->zs, &p->m, len) :
+		mbufx_unshare_hdr(d->zs, &p->m, len);
+	if (q == NULL) {
+		if (rte_errno != ENOMEM)
+			FAIL(d, "%s %u of %u: %s", op_names[o], len, p->len,
+			     rte_strerror(rte_errno));
+		if (p->m != m0)
+			FAIL(d, "failed %s changed the head", op_names[o]);
+		d->failed[o]++;
+		return same_avail(d, a0, "failed pullup");
+	}
+	if (q != rte_pktmbuf_mtod(p->m, uint8_t *) || p->m->data_len < len)
+		FAIL(d, "%s %u: not contiguous", op_names[o], len);
+	if (memcmp(q, p->b, len) != 0)
+		FAIL(d, "%s %u: wrong bytes", op_names[o], len);
+	if (noalloc && (p->m != m0 || no_alloc(d, a0, "in-place pullup")))
+		FAIL(d, "pullup %u should not have allocated", len);
+	if (o == OP_UNSHARE && len != 0 && !mbufx_seg_writable(p->m))
+		FAIL(d, "unshare_hdr %u left the head shared", len);
+	if (mbufx_seg_writable(p->m))
+		scribble_front(d, p, len);
+	d->done[o]++;
+	return 0;
+}
+
+/* Overwrite a random range inside every writable segment. */
+static int
+op_write(struct diff *d, unsigned int i)
+{
+	struct pkt *p = &d->p[i];
+	struct rte_mbuf *s;
+	uint32_t off = 0, a, n;
+	uint8_t *q;
+
+	for (s = p->m; s != NULL; off += s->data_len, s = s->next) {
+		if (s->data_len == 0 || !mbufx_seg_writable(s))
+			continue;
+		a = rnd_n(d, s->data_len);
+		n = 1 + rnd_n(d, s->data_len - a);
+		q = rte_pktmbuf_mtod_offset(s, uint8_t *, a);
+		rnd_bytes(d, q, n);
+		memcpy(p->b + off + a, q, n);
+	}
+	d->done[OP_WRITE]++;
+	return 0;
+}
+
+static int
+op_adj_trim(struct diff *d, unsigned int i, enum op o)
+{
+	struct pkt *p = &d->p[i];
+	struct rte_mbuf *last = last_seg(p->m);
+	uint16_t k;
+
+	if (rte_mbuf_refcnt_read(p->m) != 1)
+		return 0;
+	if (o == OP_ADJ) {
+		k = (uint16_t)rnd_n(d, p->m->data_len + 1u);
+		if (rte_pktmbuf_adj(p->m, k) == NULL)
+			FAIL(d, "adj %u", k);
+		memmove(p->b, p->b + k, p->len - k);
+	} else {
+		if (rte_mbuf_refcnt_read(last) != 1)
+			return 0;
+		k = (uint16_t)rnd_n(d, last->data_len + 1u);
+		if (rte_pktmbuf_trim(p->m, k) != 0)
+			FAIL(d, "trim %u", k);
+	}
+	p->len -= k;
+	d->done[o]++;
+	return 0;
+}
+
+static int
+op_append(struct diff *d, unsigned int i)
+{
+	struct pkt *p = &d->p[i];
+	uint32_t len = rnd_n(d, 300);
+	int ret;
+
+	if (p->len + len > MAXLEN)
+		return 0;
+	rnd_bytes(d, d->tmp, len);
+	ret = mbufx_append_data(p->m, d->tmp, len);
+	if (ret == -ENOSPC || ret == -EBUSY) {
+		d->failed[OP_APPEND]++;
+		return 0;
+	}
+	if (ret != 0)
+		FAIL(d, "append %u: %d", len, ret);
+	memcpy(p->b + p->len, d->tmp, len);
+	p->len += len;
+	d->done[OP_APPEND]++;
+	return 0;
+}
+
+static int
+op_chain(struct diff *d, unsigned int i, unsigned int j)
+{
+	struct pkt *a = &d->p[i], *b = &d->p[j];
+
+	if (i == j || a->len + b->len > MAXLEN ||
+	    rte_mbuf_refcnt_read(a->m) != 1 ||
+	    rte_mbuf_refcnt_read(last_seg(a->m)) != 1 ||
+	    rte_mbuf_refcnt_read(b->m) != 1 ||
+	    (uint32_t)a->m->nb_segs + b->m->nb_segs > 64)
+		return 0;
+	if (rte_pktmbuf_chain(a->m, b->m) != 0)
+		FAIL(d, "chain");
+	memcpy(a->b + a->len, b->b, b->len);
+	a->len += b->len;
+	del(d, j);
+	d->done[OP_CHAIN]++;
+	return 0;
+}
+
+static int
+op_fanout(struct diff *d, unsigned int i)
+{
+	struct rte_mbuf *copies[8], *m = d->p[i].m;
+	unsigned int a0[MBUFX_ZONE_NUM], n, k;
+	uint32_t len = d->p[i].len, tag = d->p[i].tag;
+	uint16_t hdr_len;
+	int ret;
+
+	n = 1 + rnd_n(d, rnd_n(d, 4) == 0 ? 8 : 4);
+	if (d->np - 1 + n > MAXP)
+		return 0;
+	hdr_len = (uint16_t)rnd_n(d, RTE_MIN(len, 200u) + 1);
+	tu_avail(d->zs, a0);
+	ret = mbufx_fanout(d->zs, m, hdr_len, copies, n);
+	if (ret < 0) {
+		if (ret != -ENOMEM)
+			FAIL(d, "fanout %u x %u: %d", n, hdr_len, ret);
+		d->failed[OP_FANOUT]++;
+		return same_avail(d, a0, "failed fanout");
+	}
+	if (ret != (int)n)
+		FAIL(d, "fanout returned %d", ret);
+	memcpy(d->tmp, d->p[i].b, len);
+	del(d, i);
+	for (k = 0; k < n; k++) {
+		add(d, copies[k], d->tmp, len, tag);
+		/* every copy's first hdr_len bytes are private */
+		if (copies[k]->data_len < hdr_len)
+			FAIL(d, "copy %u: header not contiguous", k);
+		scribble_front(d, &d->p[d->np - 1], hdr_len);
+	}
+	d->done[OP_FANOUT]++;
+	return 0;
+}
+
+static int
+op_hog(struct diff *d, enum op o)
+{
+	struct rte_mbuf *m;
+	unsigned int k, r, z;
+
+	if (o == OP_UNHOG) {
+		rte_pktmbuf_free_bulk(d->hog, d->nhog);
+		d->nhog = 0;
+	} else {
+		/* take most or all of what a zone (mostly the header zone)
+		 * has left */
+		r = rnd_n(d, 10);
+		z = r < 6 ? MBUFX_ZONE_HDR : r < 8 ? MBUFX_ZONE_PKT :
+			MBUFX_ZONE_JUMBO;
+		k = d->nhog + (rnd_n(d, 3) == 0 ? HOG_MAX : rnd_n(d, 64));
+		while (d->nhog < k && d->nhog < HOG_MAX &&
+		       (m = rte_pktmbuf_alloc(d->zs->pool[z])) != NULL)
+			d->hog[d->nhog++] = m;
+	}
+	d->done[o]++;
+	return 0;
+}
+
+static int
+verify_all(struct diff *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->np; i++) {
+		if (tu_cmp(d->p[i].m, d->p[i].b, d->p[i].len) != 0)
+			FAIL(d, "packet %u of %u differs from its model", i,
+			     d->np);
+		if (d->p[i].m->hash.rss != d->p[i].tag ||
+		    d->p[i].m->port != (uint16_t)d->p[i].tag)
+			FAIL(d, "packet %u lost its metadata", i);
+	}
+	return 0;
+}
+
+static enum op
+pick_op(struct diff *d)
+{
+	static unsigned int total;
+	unsigned int r, o;
+
+	if (total == 0)
+		for (o = 0; o < OP_NUM; o++)
+			total += op_weight[o];
+	r = rnd_n(d, total);
+	for (o = 0; r >= op_weight[o]; o++)
+		r -= op_weight[o];
+	return (enum op)o;
+}
+
+static int
+step(struct diff *d)
+{
+	enum op o = pick_op(d);
+	unsigned int i = rnd_n(d, d->np);
+
+	switch (o) {
+	case OP_ALLOC:
+	case OP_EXT:
+	case OP_PINNED:
+		return op_alloc(d, o);
+	case OP_HOG:
+	case OP_UNHOG:
+		return op_hog(d, o);
+	default:
+		break;
+	}
+	if (d->np == 0)
+		return 0;
+	switch (o) {
+	case OP_CLONE:
+	case OP_SHARE:
+		return op_clone(d, i, o);
+	case OP_PREPEND:
+		return op_prepend(d, i);
+	case OP_PULLUP:
+	case OP_UNSHARE:
+		return op_pullup(d, i, o);
+	case OP_WRITE:
+		return op_write(d, i);
+	case OP_ADJ:
+	case OP_TRIM:
+		return op_adj_trim(d, i, o);
+	case OP_APPEND:
+		return op_append(d, i);
+	case OP_CHAIN:
+		return op_chain(d, i, rnd_n(d, d->np));
+	case OP_FANOUT:
+		return op_fanout(d, i);
+	case OP_FREE:
+		rte_pktmbuf_free(d->p[i].m);
+		del(d, i);
+		d->done[OP_FREE]++;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int
+diff_run(uint64_t steps)
+{
+	struct mbufx_zone_stats st;
+	struct diff *d;
+	const char *env;
+	uint64_t t0;
+	unsigned int i, z;
+	int ret = TEST_FAILED;
+
+	env = getenv("MBUFX_DIFF_STEPS");
+	if (env != NULL)
+		steps = strtoull(env, NULL, 0);
+	d = calloc(1, sizeof(*d));
+	TEST_ASSERT_NOT_NULL(d, "calloc");
+	for (i = 0; i < MAXP; i++) {
+		d->p[i].b = malloc(MAXLEN);
+		TEST_ASSERT_NOT_NULL(d->p[i].b, "malloc");
+	}
+	d->zs = tu_zs_create_n("tdiff", 255, 255, 7);
+	TEST_ASSERT_NOT_NULL(d->zs, "zone set: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_NOT_NULL(tu_pinned_pool(), "pinned pool");
+	d->rng = mbufx_test_seed();
+	printf("differential test: %" PRIu64 " steps, seed %" PRIu64
+	       " (replay: MBUFX_TEST_SEED=%" PRIu64 ")\n", steps,
+	       mbufx_test_seed(), mbufx_test_seed());
+
+	t0 = rte_get_timer_cycles();
+	for (d->step = 0; d->step < steps; d->step++) {
+		if (step(d) != 0 || verify_all(d) != 0)
+			goto out;
+	}
+	for (i = 0; i < d->np; i++)
+		rte_pktmbuf_free(d->p[i].m);
+	d->np = 0;
+	rte_pktmbuf_free_bulk(d->hog, d->nhog);
+	d->nhog = 0;
+
+	printf("%" PRIu64 " steps in %.2f s\n", steps,
+	       (double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz());
+	for (i = 0; i < OP_NUM; i++)
+		printf("  %-8s %10" PRIu64 " done %10" PRIu64 " failed\n",
+		       op_names[i], d->done[i], d->failed[i]);
+	mbufx_zone_set_stats(d->zs, &st);
+	mbufx_zone_set_dump(stdout, d->zs);
+	/* the paths the test is about were all taken */
+	TEST_ASSERT(steps < 10000 || (st.prepend_inplace && st.prepend_chained &&
+		    st.pullup_inplace && st.pullup_alloc && st.pullup_noop &&
+		    st.fanout_hdr_saved && st.fanout_deep &&
+		    st.fanout_indirect && st.jumbo_fallback &&
+		    st.pkt_fallback && st.alloc_fail &&
+		    d->failed[OP_PREPEND] && d->failed[OP_PULLUP] &&
+		    d->failed[OP_FANOUT]), "a path was never exercised");
+	if (mbufx_zone_set_audit(d->zs, stdout) != 0)
+		goto out;
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(tu_pinned_pool()),
+			  tu_pinned_pool()->size, "pinned mbufs leaked");
+	TEST_ASSERT_EQUAL(tu_ext_live, 0, "external buffers leaked");
+	ret = TEST_SUCCESS;
+out:
+	if (ret != TEST_SUCCESS) {
+		printf("packets: %u live; zones:", d->np);
+		for (z = 0; z < MBUFX_ZONE_NUM; z++)
+			printf(" %u", rte_mempool_avail_count(d->zs->pool[z]));
+		printf("\n");
+	} else {
+		TEST_ASSERT_SUCCESS(mbufx_zone_set_free(d->zs), "free");
+		tu_pinned_pool_free();
+	}
+	for (i = 0; i < MAXP; i++)
+		free(d->p[i].b);
+	free(d);
+	return ret;
+}
+
+static int
+test_mbufx_diff(void)
+{
+	return diff_run(500000);
+}
+
+static int
+test_mbufx_diff_perf(void)
+{
+	return diff_run(5000000);
+}
+
+MBUFX_TEST_REGISTER(mbufx_diff_autotest, test_mbufx_diff);
+MBUFX_TEST_REGISTER(mbufx_diff_perf_autotest, test_mbufx_diff_perf);

@@ -1,0 +1,1078 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * mbufx_mbuf_autotest: writability predicates, prepend, pullup,
+ * unshare_hdr and fan-out.
+ *
+ * Protects, across direct, indirect (clone), external and pinned-external
+ * mbufs, single and multi-segment, exact headroom and headroom - 1:
+ * - the writability table of mbufx_mbuf.h;
+ * - prepend writes in place exactly when the first segment is writable
+ *   with room, else chains a header (metadata moved, old segment untouched);
+ * - pullup moves no more than needed, allocates nothing when the first
+ *   segment is writable, never writes shared bytes or shared structures;
+ * - fan-out gives n copies with private header bytes, n - 1 header
+ *   allocations when the original is private;
+ * - every documented errno, and that a failure changes and leaks nothing
+ *   (also with the header zone empty);
+ * - and why the library exists: stock rte_pktmbuf_prepend() on a clone
+ *   corrupts the other clone, mbufx_prepend() does not.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "mbufx.h"
+#include "mbufx_test.h"
+#include "test_mbufx_util.h"
+
+#define MAXB 12000
+
+static struct mbufx_zone_set *zs;
+static int dyn_off = -1;
+
+static int
+suite_setup(void)
+{
+	static const struct rte_mbuf_dynfield dyn = {
+		.name = "mbufx_test_dynfield",
+		.size = sizeof(uint64_t),
+		.align = __alignof__(uint64_t),
+	};
+
+	zs = tu_zs_create("tm");
+	TEST_ASSERT_NOT_NULL(zs, "create: %s", rte_strerror(rte_errno));
+	dyn_off = rte_mbuf_dynfield_register(&dyn);
+	TEST_ASSERT(dyn_off >= 0, "dynfield: %s", rte_strerror(rte_errno));
+	return TEST_SUCCESS;
+}
+
+static void
+suite_teardown(void)
+{
+	mbufx_zone_set_free(zs);
+	zs = NULL;
+	tu_pinned_pool_free();
+}
+
+/* Every zone (and the pinned pool, and external buffers) back. */
+#define ASSERT_NO_LEAK() do {						\
+	TEST_ASSERT_SUCCESS(mbufx_zone_set_audit(zs, stdout), "leak");	\
+	if (tu_pinned_pool() != NULL)					\
+		TEST_ASSERT_EQUAL(rte_mempool_avail_count(tu_pinned_pool()), \
+				  tu_pinned_pool()->size, "pinned leak"); \
+	TEST_ASSERT_EQUAL(tu_ext_live, 0, "external buffers leaked");	\
+} while (0)
+
+#define ASSERT_AVAIL_SAME(before, msg) do {				\
+	unsigned int now_[MBUFX_ZONE_NUM], z_;				\
+	tu_avail(zs, now_);						\
+	for (z_ = 0; z_ < MBUFX_ZONE_NUM; z_++)				\
+		TEST_ASSERT_EQUAL(now_[z_], (before)[z_],		\
+				  "zone %u: %s", z_, msg);		\
+} while (0)
+
+/* Kinds whose first segment is writable when built by tu_make(). */
+static int
+kind_writable(enum tu_kind k)
+{
+	return k == TU_DIRECT || k == TU_INDIRECT_SOLE || k == TU_EXT ||
+		k == TU_PINNED;
+}
+
+/* Recognisable metadata on a head segment. */
+static void
+meta_set(struct rte_mbuf *m)
+{
+	m->port = 7;
+	m->ol_flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_RSS_HASH |
+		RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+	m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
+		RTE_PTYPE_L4_UDP;
+	m->hash.rss = 0xdeadbeef;
+	m->vlan_tci = 100;
+	m->vlan_tci_outer = 200;
+	m->l2_len = 14;
+	m->l3_len = 20;
+	m->l4_len = 8;
+	m->outer_l2_len = 3;
+	m->timesync = 5;
+	*RTE_MBUF_DYNFIELD(m, dyn_off, uint64_t *) = 0x1122334455667788ull;
+}
+
+static int
+meta_check(const struct rte_mbuf *m)
+{
+	const uint64_t want = RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_RSS_HASH |
+		RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+
+	TEST_ASSERT_EQUAL(m->port, 7, "port");
+	TEST_ASSERT_EQUAL(m->ol_flags & ~(RTE_MBUF_F_INDIRECT |
+			  RTE_MBUF_F_EXTERNAL), want, "ol_flags");
+	TEST_ASSERT_EQUAL(m->packet_type, RTE_PTYPE_L2_ETHER |
+			  RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP, "ptype");
+	TEST_ASSERT_EQUAL(m->hash.rss, 0xdeadbeef, "rss");
+	TEST_ASSERT_EQUAL(m->vlan_tci, 100, "vlan");
+	TEST_ASSERT_EQUAL(m->vlan_tci_outer, 200, "outer vlan");
+	TEST_ASSERT(m->l2_len == 14 && m->l3_len == 20 && m->l4_len == 8 &&
+		    m->outer_l2_len == 3, "tx_offload");
+	TEST_ASSERT_EQUAL(m->timesync, 5, "timesync");
+	TEST_ASSERT(*RTE_MBUF_DYNFIELD(m, dyn_off, const uint64_t *) ==
+		    0x1122334455667788ull, "dynfield");
+	return TEST_SUCCESS;
+}
+
+/* ---- predicates ------------------------------------------------------ */
+
+static int
+test_writable_table(void)
+{
+	struct rte_mbuf *m, *o, *c;
+	enum tu_kind k;
+
+	for (k = 0; k < TU_KIND_NUM; k++) {
+		m = tu_make(k, zs, 100, 50, k, &o);
+		TEST_ASSERT_NOT_NULL(m, "make %s", tu_kind_names[k]);
+		TEST_ASSERT_EQUAL(mbufx_seg_writable(m), kind_writable(k),
+				  "%s", tu_kind_names[k]);
+		if (kind_writable(k)) {
+			TEST_ASSERT_EQUAL(mbufx_leading_space(m), 100, "lead");
+			TEST_ASSERT_EQUAL(mbufx_trailing_space(m),
+					  rte_pktmbuf_tailroom(m), "trail");
+		} else {
+			TEST_ASSERT_EQUAL(mbufx_leading_space(m), 0, "lead");
+			TEST_ASSERT_EQUAL(mbufx_trailing_space(m), 0, "trail");
+		}
+		if (o != NULL) {
+			/* the other reference is shared as well */
+			TEST_ASSERT(!mbufx_seg_writable(o), "other %s",
+				    tu_kind_names[k]);
+			rte_pktmbuf_free(o);
+			/* ... and once it is gone the data is ours */
+			TEST_ASSERT(mbufx_seg_writable(m), "sole %s",
+				    tu_kind_names[k]);
+		}
+		/* the structure itself shared: never writable */
+		rte_mbuf_refcnt_update(m, 1);
+		TEST_ASSERT(!mbufx_seg_writable(m), "struct shared %s",
+			    tu_kind_names[k]);
+		TEST_ASSERT_EQUAL(mbufx_leading_space(m), 0, "lead");
+		rte_pktmbuf_free(m);
+		TEST_ASSERT(mbufx_seg_writable(m), "refcnt back to 1");
+		/* a clone makes both sides shared */
+		c = rte_pktmbuf_clone(m, zs->pool[MBUFX_ZONE_HDR]);
+		TEST_ASSERT_NOT_NULL(c, "clone");
+		TEST_ASSERT(!mbufx_seg_writable(m) && !mbufx_seg_writable(c),
+			    "cloned %s", tu_kind_names[k]);
+		/* freeing the original: the clone is the sole holder (for a
+		 * pinned buffer the original mbuf stays out until then) */
+		rte_pktmbuf_free(m);
+		TEST_ASSERT(mbufx_seg_writable(c), "clone sole %s",
+			    tu_kind_names[k]);
+		rte_pktmbuf_free(c);
+	}
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* ---- prepend --------------------------------------------------------- */
+
+static int
+prepend_case(enum tu_kind k, uint16_t len, uint16_t headroom)
+{
+	uint8_t exp[MAXB], hdr[256];
+	unsigned int a0[MBUFX_ZONE_NUM], a1[MBUFX_ZONE_NUM];
+	struct mbufx_zone_stats s0, s1;
+	struct rte_mbuf *m, *o, *m0;
+	uint16_t off0, dlen0;
+	uint8_t *p;
+	int inplace;
+
+	m = tu_make(k, zs, headroom, 300, 77, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	meta_set(m);
+	m0 = m;
+	off0 = m->data_off;
+	dlen0 = m->data_len;
+	tu_pattern(hdr, len, 5);
+	memcpy(exp, hdr, len);
+	tu_pattern(exp + len, 300, 77);
+	inplace = kind_writable(k) && headroom >= len;
+
+	tu_avail(zs, a0);
+	mbufx_zone_set_stats(zs, &s0);
+	p = mbufx_prepend(zs, &m, len);
+	TEST_ASSERT_NOT_NULL(p, "prepend: %s", rte_strerror(rte_errno));
+	memcpy(p, hdr, len);
+	tu_avail(zs, a1);
+	mbufx_zone_set_stats(zs, &s1);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 300 + len), "content");
+	TEST_RUN(meta_check(m));
+	if (inplace) {
+		TEST_ASSERT(m == m0, "same head");
+		TEST_ASSERT_EQUAL(m->nb_segs, 1, "segments");
+		TEST_ASSERT_EQUAL(a1[MBUFX_ZONE_HDR], a0[MBUFX_ZONE_HDR],
+				  "no allocation");
+		TEST_ASSERT_EQUAL(s1.prepend_inplace - s0.prepend_inplace, 1,
+				  "counted");
+	} else {
+		TEST_ASSERT(m != m0 && m->next == m0, "chained");
+		TEST_ASSERT_EQUAL(m->nb_segs, 2, "segments");
+		TEST_ASSERT(m->pool == zs->pool[MBUFX_ZONE_HDR], "hdr zone");
+		TEST_ASSERT_EQUAL(a0[MBUFX_ZONE_HDR] - a1[MBUFX_ZONE_HDR], 1,
+				  "one header");
+		TEST_ASSERT_EQUAL(rte_pktmbuf_tailroom(m), 0, "bytes at end");
+		TEST_ASSERT_EQUAL(mbufx_leading_space(m), m->buf_len - len,
+				  "leading space for more prepends");
+		TEST_ASSERT(m0->data_off == off0 && m0->data_len == dlen0,
+			    "old first segment untouched");
+		TEST_ASSERT_EQUAL(s1.prepend_chained - s0.prepend_chained, 1,
+				  "counted");
+		/* the next prepend goes in place into the header */
+		p = mbufx_prepend(zs, &m, 4);
+		TEST_ASSERT(p != NULL && m->nb_segs == 2, "second prepend");
+		memmove(exp + 4, exp, 300 + len);
+		memset(exp, 0xab, 4);
+		memset(p, 0xab, 4);
+		TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 304 + len), "content 2");
+		memmove(exp, exp + 4, 300 + len);
+	}
+	if (o != NULL) {
+		/* the other reference still reads the original bytes */
+		TEST_ASSERT_SUCCESS(tu_cmp(o, exp + len, 300), "other intact");
+		rte_pktmbuf_free(o);
+	}
+	rte_pktmbuf_free(m);
+	return TEST_SUCCESS;
+}
+
+static int
+test_prepend_kinds(void)
+{
+	static const uint16_t lens[] = { 4, 8, 18, 50 };
+	enum tu_kind k;
+	unsigned int i;
+
+	for (k = 0; k < TU_KIND_NUM; k++)
+		for (i = 0; i < RTE_DIM(lens); i++) {
+			printf("    %s, %u bytes, headroom exact / minus one\n",
+			       tu_kind_names[k], lens[i]);
+			TEST_RUN(prepend_case(k, lens[i], lens[i]));
+			TEST_RUN(prepend_case(k, lens[i], lens[i] - 1));
+			TEST_RUN(prepend_case(k, lens[i], 128));
+		}
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_prepend_multiseg(void)
+{
+	uint8_t exp[MAXB];
+	struct rte_mbuf *m, *t, *o;
+	uint8_t *p;
+
+	/* direct head + clone tail: head writable -> in place */
+	m = tu_make(TU_DIRECT, zs, 64, 100, 1, &o);
+	t = tu_make(TU_INDIRECT, zs, 128, 200, 2, &o);
+	TEST_ASSERT(m != NULL && t != NULL, "make");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(m, t), "chain");
+	tu_read(m, exp + 14, MAXB);
+	p = mbufx_prepend(zs, &m, 14);
+	TEST_ASSERT(p != NULL && m->nb_segs == 2, "in place");
+	memset(p, 0x11, 14);
+	memset(exp, 0x11, 14);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 314), "content");
+	TEST_ASSERT_SUCCESS(tu_cmp(o, exp + 114, 200), "tail owner intact");
+	rte_pktmbuf_free(o);
+	rte_pktmbuf_free(m);
+
+	/* clone of a 2-segment packet: both segments shared -> chained */
+	m = tu_make(TU_DIRECT, zs, 64, 100, 1, &o);
+	t = tu_make(TU_DIRECT, zs, 0, 1000, 3, &o);
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(m, t), "chain");
+	o = rte_pktmbuf_clone(m, zs->pool[MBUFX_ZONE_HDR]);
+	TEST_ASSERT_NOT_NULL(o, "clone");
+	tu_read(m, exp + 20, MAXB);
+	p = mbufx_prepend(zs, &o, 20);
+	TEST_ASSERT(p != NULL && o->nb_segs == 3 && o->pkt_len == 1120,
+		    "chained");
+	memset(p, 0x22, 20);
+	memset(exp, 0x22, 20);
+	TEST_ASSERT_SUCCESS(tu_cmp(o, exp, 1120), "clone content");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp + 20, 1100), "original intact");
+	rte_pktmbuf_free(o);
+	rte_pktmbuf_free(m);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_prepend_errors(void)
+{
+	struct rte_mbuf *hv[TU_HDR_N], *m, *o, *m0, *null = NULL;
+	unsigned int a0[MBUFX_ZONE_NUM], n;
+	uint8_t exp[MAXB];
+	void *p;
+
+	m = tu_make(TU_INDIRECT, zs, 128, 200, 4, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	tu_read(m, exp, MAXB);
+#define PREPEND_FAILS(z, mp, len, err) do {				\
+	rte_errno = 0;							\
+	TEST_ASSERT_NULL(mbufx_prepend(z, mp, len), "should fail");	\
+	TEST_ASSERT_EQUAL(rte_errno, err, "errno");			\
+} while (0)
+	PREPEND_FAILS(NULL, &m, 4, EINVAL);
+	PREPEND_FAILS(zs, NULL, 4, EINVAL);
+	PREPEND_FAILS(zs, &null, 4, EINVAL);
+	PREPEND_FAILS(zs, &m, 9345, EINVAL); /* no zone buffer that big */
+
+	/* len 0: the data start, nothing changes, also when shared */
+	m0 = m;
+	tu_avail(zs, a0);
+	p = mbufx_prepend(zs, &m, 0);
+	TEST_ASSERT(p == rte_pktmbuf_mtod(m0, void *) && m == m0, "len 0");
+	ASSERT_AVAIL_SAME(a0, "len 0");
+
+	/* a header bigger than a header-zone buffer comes from the packet
+	 * zone */
+	p = mbufx_prepend(zs, &m, 300);
+	TEST_ASSERT(p != NULL && m->pool == zs->pool[MBUFX_ZONE_PKT], "300");
+	memset(p, 1, 300);
+	TEST_ASSERT(m->next == m0 && m0->data_len == 200, "chained");
+	rte_pktmbuf_free_seg(m); /* drop the header again */
+	m = m0;
+
+	/* header zone empty: ENOMEM, packet and pools unchanged */
+	n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv, RTE_DIM(hv));
+	tu_avail(zs, a0);
+	PREPEND_FAILS(zs, &m, 4, ENOMEM);
+	TEST_ASSERT(m == m0, "head unchanged");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
+	ASSERT_AVAIL_SAME(a0, "nothing allocated");
+	/* the packet zone is not raided for headers that fit the header zone */
+	TEST_ASSERT_EQUAL(a0[MBUFX_ZONE_PKT],
+			  rte_mempool_avail_count(zs->pool[MBUFX_ZONE_PKT]),
+			  "pkt zone untouched");
+	rte_pktmbuf_free_bulk(hv, n);
+
+	/* too many segments */
+	m->nb_segs = RTE_MBUF_MAX_NB_SEGS;
+	tu_avail(zs, a0);
+	PREPEND_FAILS(zs, &m, 4, EOVERFLOW);
+	ASSERT_AVAIL_SAME(a0, "nothing allocated");
+	m->nb_segs = 1;
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
+#undef PREPEND_FAILS
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* ---- pullup ---------------------------------------------------------- */
+
+/* A packet: first segment of kind k with l0 bytes (headroom h0), then
+ * direct segments of the given lengths. Bytes go to exp. */
+static struct rte_mbuf *
+mk_packet(enum tu_kind k, uint16_t h0, uint16_t l0, const uint16_t *tails,
+	  unsigned int nt, uint8_t *exp, struct rte_mbuf **other)
+{
+	struct rte_mbuf *m, *t, *o;
+	unsigned int i;
+
+	m = tu_make(k, zs, h0, l0, 100, other);
+	if (m == NULL)
+		return NULL;
+	for (i = 0; i < nt; i++) {
+		t = tu_make(TU_DIRECT, zs, 0, tails[i], 200 + i, &o);
+		if (t == NULL || rte_pktmbuf_chain(m, t) != 0) {
+			rte_pktmbuf_free(m);
+			return NULL;
+		}
+	}
+	tu_read(m, exp, MAXB);
+	return m;
+}
+
+static int
+pullup_check(struct rte_mbuf *m, const uint8_t *exp, uint32_t len, void *p)
+{
+	TEST_ASSERT_NOT_NULL(p, "pullup: %s", rte_strerror(rte_errno));
+	TEST_ASSERT(p == rte_pktmbuf_mtod(m, void *), "pointer");
+	TEST_ASSERT(m->data_len >= len, "contiguous");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, m->pkt_len), "content");
+	return TEST_SUCCESS;
+}
+
+static int
+test_pullup_kinds(void)
+{
+	static const uint16_t tails[] = { 30, 0, 500 };
+	uint8_t exp[MAXB], oexp[MAXB];
+	unsigned int a0[MBUFX_ZONE_NUM], a1[MBUFX_ZONE_NUM];
+	struct mbufx_zone_stats s0, s1;
+	struct rte_mbuf *m, *o, *m0;
+	enum tu_kind k;
+	void *p;
+
+	for (k = 0; k < TU_KIND_NUM; k++) {
+		printf("    %s head, pull 64 and 128 of 20 + 30 + 0 + 500\n",
+		       tu_kind_names[k]);
+		m = mk_packet(k, 128, 20, tails, RTE_DIM(tails), exp, &o);
+		TEST_ASSERT_NOT_NULL(m, "make");
+		meta_set(m);
+		if (o != NULL)
+			tu_read(o, oexp, MAXB);
+		m0 = m;
+		tu_avail(zs, a0);
+		mbufx_zone_set_stats(zs, &s0);
+		p = mbufx_pullup(zs, &m, 64);
+		TEST_RUN(pullup_check(m, exp, 64, p));
+		TEST_RUN(meta_check(m));
+		tu_avail(zs, a1);
+		mbufx_zone_set_stats(zs, &s1);
+		if (kind_writable(k)) {
+			TEST_ASSERT(m == m0, "same head");
+			TEST_ASSERT_EQUAL(m->data_len, 64, "exactly 64");
+			TEST_ASSERT_EQUAL(m->data_off, 128,
+					  "enough tailroom: the data stays");
+			TEST_ASSERT_EQUAL(a1[MBUFX_ZONE_HDR], a0[MBUFX_ZONE_HDR],
+					  "no allocation");
+			/* 30 and 0 consumed, 14 off the 500 */
+			TEST_ASSERT_EQUAL(m->nb_segs, 2, "segments freed");
+			TEST_ASSERT_EQUAL(a1[MBUFX_ZONE_PKT] - a0[MBUFX_ZONE_PKT],
+					  2, "freed to the pool");
+			TEST_ASSERT_EQUAL(s1.pullup_inplace - s0.pullup_inplace,
+					  1, "counted");
+		} else {
+			TEST_ASSERT(m != m0, "fresh head");
+			TEST_ASSERT(m->pool == zs->pool[MBUFX_ZONE_HDR], "hdr");
+			TEST_ASSERT_EQUAL(s1.pullup_alloc - s0.pullup_alloc, 1,
+					  "counted");
+			TEST_ASSERT_EQUAL(m->nb_segs, 2, "old head consumed");
+		}
+		/* a second pullup of fewer bytes is a no-op */
+		m0 = m;
+		p = mbufx_pullup(zs, &m, 50);
+		TEST_ASSERT(m == m0, "noop");
+		TEST_RUN(pullup_check(m, exp, 50, p));
+		/* and more bytes again */
+		p = mbufx_pullup(zs, &m, 128);
+		TEST_RUN(pullup_check(m, exp, 128, p));
+		/* everything */
+		p = mbufx_pullup(zs, &m, m->pkt_len);
+		TEST_RUN(pullup_check(m, exp, 550, p));
+		TEST_ASSERT_EQUAL(m->nb_segs, 1, "one segment");
+		if (o != NULL) {
+			TEST_ASSERT_SUCCESS(tu_cmp(o, oexp, o->pkt_len),
+					    "other reference intact");
+			rte_pktmbuf_free(o);
+		}
+		rte_pktmbuf_free(m);
+	}
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_pullup_move(void)
+{
+	static const uint16_t tails[] = { 200 };
+	uint8_t exp[MAXB];
+	unsigned int a0[MBUFX_ZONE_NUM];
+	struct rte_mbuf *m, *o, *m0;
+	void *p;
+
+	/* first segment ends at the end of its buffer: the data has to move
+	 * towards the front, exactly as far as needed */
+	m = mk_packet(TU_DIRECT, 2176 - 100, 100, tails, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	TEST_ASSERT_EQUAL(rte_pktmbuf_tailroom(m), 0, "no tailroom");
+	m0 = m;
+	tu_avail(zs, a0);
+	p = mbufx_pullup(zs, &m, 250);
+	TEST_RUN(pullup_check(m, exp, 250, p));
+	TEST_ASSERT(m == m0, "in place");
+	TEST_ASSERT_EQUAL(m->data_off, 2176 - 250, "moved by 150 only");
+	TEST_ASSERT_EQUAL(m->next->data_len, 50, "rest");
+	TEST_ASSERT_EQUAL(a0[MBUFX_ZONE_HDR],
+			  rte_mempool_avail_count(zs->pool[MBUFX_ZONE_HDR]),
+			  "no allocation");
+	rte_pktmbuf_free(m);
+
+	/* whole buffer: len == buf_len still in place */
+	{
+		static const uint16_t t2[] = { 2000, 500 };
+
+		m = mk_packet(TU_DIRECT, 100, 176, t2, 2, exp, &o);
+		m0 = m;
+		p = mbufx_pullup(zs, &m, 2176);
+		TEST_RUN(pullup_check(m, exp, 2176, p));
+		TEST_ASSERT(m == m0 && m->data_off == 0, "whole buffer");
+		/* one more byte does not fit this buffer: fresh segment
+		 * (from the jumbo zone) */
+		p = mbufx_pullup(zs, &m, 2177);
+		TEST_RUN(pullup_check(m, exp, 2177, p));
+		TEST_ASSERT(m->pool == zs->pool[MBUFX_ZONE_JUMBO], "jumbo");
+		rte_pktmbuf_free(m);
+	}
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_pullup_shared_struct(void)
+{
+	static const uint16_t tails[] = { 300 };
+	uint8_t exp[MAXB];
+	unsigned int a0[MBUFX_ZONE_NUM], a1[MBUFX_ZONE_NUM];
+	struct mbufx_zone_stats s0, s1;
+	struct rte_mbuf *m, *o, *t;
+	uint16_t toff, tlen;
+	void *p;
+
+	/* the second segment's structure is shared with another chain:
+	 * it must not be shortened in place */
+	m = mk_packet(TU_DIRECT, 128, 20, tails, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	t = m->next;
+	rte_mbuf_refcnt_update(t, 1); /* the other holder */
+	toff = t->data_off;
+	tlen = t->data_len;
+	tu_avail(zs, a0);
+	mbufx_zone_set_stats(zs, &s0);
+	p = mbufx_pullup(zs, &m, 64);
+	TEST_RUN(pullup_check(m, exp, 64, p));
+	tu_avail(zs, a1);
+	mbufx_zone_set_stats(zs, &s1);
+	TEST_ASSERT(t->data_off == toff && t->data_len == tlen,
+		    "shared structure untouched");
+	TEST_ASSERT(m->next != t && RTE_MBUF_CLONED(m->next), "replacement");
+	TEST_ASSERT_EQUAL(a0[MBUFX_ZONE_HDR] - a1[MBUFX_ZONE_HDR], 1,
+			  "one indirect mbuf");
+	TEST_ASSERT_EQUAL(s1.pullup_alloc - s0.pullup_alloc, 1, "counted");
+	TEST_ASSERT_SUCCESS(tu_cmp(t, exp + 20, 300), "other holder's view");
+	rte_pktmbuf_free(m);
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(t), 1, "our reference dropped");
+	rte_pktmbuf_free(t);
+
+	/* same with the header zone empty: ENOMEM, nothing changed */
+	m = mk_packet(TU_DIRECT, 128, 20, tails, 1, exp, &o);
+	t = m->next;
+	rte_mbuf_refcnt_update(t, 1);
+	{
+		struct rte_mbuf *hv[TU_HDR_N];
+		unsigned int n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv,
+					  RTE_DIM(hv));
+
+		tu_avail(zs, a0);
+		rte_errno = 0;
+		TEST_ASSERT_NULL(mbufx_pullup(zs, &m, 64), "ENOMEM");
+		TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "errno");
+		ASSERT_AVAIL_SAME(a0, "nothing allocated");
+		TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 320), "unchanged");
+		TEST_ASSERT_EQUAL(m->data_len, 20, "unchanged");
+		rte_pktmbuf_free_bulk(hv, n);
+	}
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(t);
+
+	/* the first segment's structure shared: fresh head, and the shared
+	 * head is replaced when only part of it is consumed */
+	m = mk_packet(TU_DIRECT, 128, 200, tails, 1, exp, &o);
+	rte_pktmbuf_refcnt_update(m, 1); /* every segment, DPDK's convention */
+	o = m;
+	toff = m->data_off;
+	p = mbufx_unshare_hdr(zs, &m, 64);
+	TEST_RUN(pullup_check(m, exp, 64, p));
+	TEST_ASSERT(m != o && mbufx_seg_writable(m), "fresh private head");
+	TEST_ASSERT(o->data_off == toff && o->data_len == 200, "untouched");
+	memset(p, 0x5a, 64);
+	TEST_ASSERT_SUCCESS(tu_cmp(o, exp, 500), "other holder intact");
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_pullup_errors(void)
+{
+	static const uint16_t tails[] = { 100 };
+	struct rte_mbuf *m, *o, *null = NULL, *j1, *j2;
+	unsigned int a0[MBUFX_ZONE_NUM];
+	uint8_t exp[MAXB];
+	void *p;
+
+	m = mk_packet(TU_INDIRECT, 128, 20, tails, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+#define PULLUP_FAILS(z, mp, len, err) do {				\
+	rte_errno = 0;							\
+	TEST_ASSERT_NULL(mbufx_pullup(z, mp, len), "should fail");	\
+	TEST_ASSERT_EQUAL(rte_errno, err, "errno");			\
+	rte_errno = 0;							\
+	TEST_ASSERT_NULL(mbufx_unshare_hdr(z, mp, len), "should fail");	\
+	TEST_ASSERT_EQUAL(rte_errno, err, "errno");			\
+} while (0)
+	PULLUP_FAILS(NULL, &m, 4, EINVAL);
+	PULLUP_FAILS(zs, NULL, 4, EINVAL);
+	PULLUP_FAILS(zs, &null, 4, EINVAL);
+	PULLUP_FAILS(zs, &m, 121, EINVAL); /* beyond the packet */
+	p = mbufx_pullup(zs, &m, 0);
+	TEST_ASSERT(p == rte_pktmbuf_mtod(m, void *), "len 0");
+
+	/* header zone empty, shared head: ENOMEM, unchanged */
+	{
+		struct rte_mbuf *hv[TU_HDR_N];
+		unsigned int n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv,
+					  RTE_DIM(hv));
+
+		tu_avail(zs, a0);
+		PULLUP_FAILS(zs, &m, 64, ENOMEM);
+		ASSERT_AVAIL_SAME(a0, "nothing allocated");
+		TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 120), "unchanged");
+		TEST_ASSERT_EQUAL(m->data_len, 20, "unchanged");
+		rte_pktmbuf_free_bulk(hv, n);
+	}
+	/* too many segments for a fresh one */
+	m->nb_segs = RTE_MBUF_MAX_NB_SEGS;
+	tu_avail(zs, a0);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(mbufx_unshare_hdr(zs, &m, 10), "EOVERFLOW");
+	TEST_ASSERT_EQUAL(rte_errno, EOVERFLOW, "errno");
+	ASSERT_AVAIL_SAME(a0, "nothing allocated");
+	m->nb_segs = 2;
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+
+	/* more than any buffer holds: two full jumbo segments */
+	j1 = mbufx_alloc(zs, 9216);
+	j2 = mbufx_alloc(zs, 9216);
+	TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
+	j1->data_off = 0;
+	TEST_ASSERT_SUCCESS(tu_fill(j1, 9344, 1), "fill");
+	TEST_ASSERT_SUCCESS(tu_fill(j2, 100, 2), "fill");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
+	tu_avail(zs, a0);
+	PULLUP_FAILS(zs, &j1, 9345, ENOSPC);
+	ASSERT_AVAIL_SAME(a0, "nothing allocated");
+	rte_pktmbuf_free(j1);
+#undef PULLUP_FAILS
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_unshare_hdr(void)
+{
+	uint8_t exp[MAXB], oexp[MAXB];
+	struct rte_mbuf *m, *o, *m0;
+	enum tu_kind k;
+	uint8_t *p;
+
+	for (k = 0; k < TU_KIND_NUM; k++) {
+		m = tu_make(k, zs, 128, 400, 9, &o);
+		TEST_ASSERT_NOT_NULL(m, "make");
+		tu_read(m, exp, MAXB);
+		memcpy(oexp, exp, 400);
+		m0 = m;
+		p = mbufx_unshare_hdr(zs, &m, 34);
+		TEST_RUN(pullup_check(m, exp, 34, p));
+		TEST_ASSERT(mbufx_seg_writable(m), "writable %s",
+			    tu_kind_names[k]);
+		TEST_ASSERT_EQUAL(m == m0, kind_writable(k), "copied iff shared");
+		memset(p, 0xee, 34);
+		memset(exp, 0xee, 34);
+		TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 400), "written");
+		if (o != NULL) {
+			TEST_ASSERT_SUCCESS(tu_cmp(o, oexp, 400), "intact");
+			rte_pktmbuf_free(o);
+		}
+		rte_pktmbuf_free(m);
+	}
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* ---- fan-out --------------------------------------------------------- */
+
+static int
+fanout_case(enum tu_kind k, const uint16_t *lens, unsigned int nl,
+	    uint16_t hdr_len, unsigned int n, int expect_deep)
+{
+	uint8_t exp[MAXB], mine[MAXB];
+	struct rte_mbuf *copies[16], *m, *o, *m0;
+	unsigned int a0[MBUFX_ZONE_NUM], a1[MBUFX_ZONE_NUM], i, j;
+	uint16_t segs[16];
+	struct mbufx_zone_stats s0, s1;
+	uint32_t len;
+	uint8_t *p;
+	int own, ret;
+
+	m = mk_packet(k, 128, lens[0], lens + 1, nl - 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	meta_set(m);
+	len = m->pkt_len;
+	m0 = m;
+	own = mbufx_seg_writable(m);
+	tu_avail(zs, a0);
+	mbufx_zone_set_stats(zs, &s0);
+	ret = mbufx_fanout(zs, m, hdr_len, copies, n);
+	TEST_ASSERT_EQUAL(ret, (int)n, "fanout: %s", strerror(-ret));
+	tu_avail(zs, a1);
+	mbufx_zone_set_stats(zs, &s1);
+	TEST_ASSERT_EQUAL(s1.fanout_hdr_alloc - s0.fanout_hdr_alloc,
+			  own ? n - 1 : n, "header allocations");
+	TEST_ASSERT_EQUAL(s1.fanout_hdr_saved - s0.fanout_hdr_saved,
+			  own ? 1 : 0, "saved");
+	if (expect_deep >= 0)
+		TEST_ASSERT_EQUAL(s1.fanout_deep - s0.fanout_deep,
+				  expect_deep ? (own ? n - 1 : n) : 0, "deep");
+	if (own)
+		TEST_ASSERT(copies[n - 1] == m0, "original is the last copy");
+	/* the counters match what the zones gave out */
+	TEST_ASSERT_EQUAL(s1.alloc[MBUFX_ZONE_HDR] - s0.alloc[MBUFX_ZONE_HDR] +
+			  s1.alloc[MBUFX_ZONE_PKT] - s0.alloc[MBUFX_ZONE_PKT],
+			  (s1.fanout_hdr_alloc - s0.fanout_hdr_alloc) +
+			  (s1.fanout_indirect - s0.fanout_indirect),
+			  "allocations counted");
+	if (own)
+		TEST_ASSERT_EQUAL(a0[MBUFX_ZONE_HDR] + a0[MBUFX_ZONE_PKT] -
+				  a1[MBUFX_ZONE_HDR] - a1[MBUFX_ZONE_PKT],
+				  (s1.fanout_hdr_alloc - s0.fanout_hdr_alloc) +
+				  (s1.fanout_indirect - s0.fanout_indirect),
+				  "zone use");
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, len), "copy %u", i);
+		TEST_RUN(meta_check(copies[i]));
+		if (i < n - 1 || !own)
+			TEST_ASSERT(mbufx_seg_writable(copies[i]) &&
+				    copies[i]->data_len >= hdr_len,
+				    "private header %u", i);
+	}
+	/* each copy writes its header bytes and prepends its own
+	 * encapsulation: no copy sees another's */
+	for (i = 0; i < n; i++) {
+		segs[i] = copies[i]->nb_segs;
+		memset(rte_pktmbuf_mtod(copies[i], uint8_t *), 0x40 + i,
+		       hdr_len);
+		p = mbufx_prepend(zs, &copies[i], 14);
+		TEST_ASSERT_NOT_NULL(p, "prepend on copy %u: %s", i,
+				     rte_strerror(rte_errno));
+		memset(p, 0x80 + i, 14);
+	}
+	for (i = 0; i < n; i++) {
+		memset(mine, 0x80 + i, 14);
+		memset(mine + 14, 0x40 + i, hdr_len);
+		memcpy(mine + 14 + hdr_len, exp + hdr_len, len - hdr_len);
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], mine, len + 14),
+				    "copy %u after writes", i);
+		/* private copies (and a private original) prepend in
+		 * place; the original with shared payload chains */
+		if (i < n - 1 || !own || expect_deep == 1 ||
+		    copies[i]->next == NULL)
+			TEST_ASSERT_EQUAL(copies[i]->nb_segs, segs[i],
+					  "in-place prepend on copy %u", i);
+	}
+	if (o != NULL) {
+		TEST_ASSERT_SUCCESS(tu_cmp(o, exp, o->pkt_len), "other intact");
+		rte_pktmbuf_free(o);
+	}
+	for (j = 0; j < n; j++)
+		rte_pktmbuf_free(copies[j]);
+	return TEST_SUCCESS;
+}
+
+static int
+test_fanout(void)
+{
+	static const uint16_t small[] = { 64 };
+	static const uint16_t mtu[] = { 1500 };
+	static const uint16_t split[] = { 60, 1440 };
+	static const uint16_t chain[] = { 1000, 2000, 0, 700 };
+	static const unsigned int ns[] = { 1, 2, 4, 8 };
+	enum tu_kind kinds[] = { TU_DIRECT, TU_INDIRECT, TU_EXT, TU_PINNED };
+	unsigned int i, j;
+
+	for (i = 0; i < RTE_DIM(kinds); i++)
+		for (j = 0; j < RTE_DIM(ns); j++) {
+			printf("    %s, n = %u\n", tu_kind_names[kinds[i]], ns[j]);
+			TEST_RUN(fanout_case(kinds[i], small, 1, 14, ns[j], 1));
+			TEST_RUN(fanout_case(kinds[i], mtu, 1, 14, ns[j], 0));
+			TEST_RUN(fanout_case(kinds[i], mtu, 1, 0, ns[j], 0));
+			TEST_RUN(fanout_case(kinds[i], split, 2, 34, ns[j], 0));
+			TEST_RUN(fanout_case(kinds[i], chain, 4, 54, ns[j], 0));
+			TEST_RUN(fanout_case(kinds[i], mtu, 1, 1500, ns[j], 1));
+		}
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_fanout_shapes(void)
+{
+	static const uint16_t split[] = { 60, 1440 };
+	static const uint16_t mtu[] = { 1500 };
+	struct rte_mbuf *copies[4], *m, *o;
+	uint8_t exp[MAXB];
+	unsigned int i;
+	int ret;
+
+	/* a private original whose first segment holds header plus a little
+	 * payload: that payload is copied, so the original serves as the
+	 * last copy and stays entirely private */
+	m = mk_packet(TU_DIRECT, 128, split[0], split + 1, 1, exp, &o);
+	ret = mbufx_fanout(zs, m, 34, copies, 4);
+	TEST_ASSERT_EQUAL(ret, 4, "fanout");
+	TEST_ASSERT(copies[3] == m && mbufx_seg_writable(m),
+		    "original private");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_EQUAL(copies[i]->data_len, 60, "seg 0 copied");
+		TEST_ASSERT_EQUAL(copies[i]->nb_segs, 2, "one indirect");
+		TEST_ASSERT(RTE_MBUF_CLONED(copies[i]->next), "indirect");
+	}
+	for (i = 0; i < 4; i++)
+		rte_pktmbuf_free(copies[i]);
+
+	/* a 1500-byte single segment: the payload is shared, the header
+	 * mbufs hold exactly hdr_len bytes with all free space in front */
+	m = mk_packet(TU_DIRECT, 128, mtu[0], NULL, 0, exp, &o);
+	ret = mbufx_fanout(zs, m, 14, copies, 4);
+	TEST_ASSERT_EQUAL(ret, 4, "fanout");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_EQUAL(copies[i]->data_len, 14, "header");
+		TEST_ASSERT_EQUAL(rte_pktmbuf_tailroom(copies[i]), 0, "at end");
+		TEST_ASSERT_EQUAL(copies[i]->next->data_len, 1486, "payload");
+		TEST_ASSERT(rte_mbuf_from_indirect(copies[i]->next) == m,
+			    "shares the original");
+	}
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(m), 4, "3 references + own");
+	/* the original's payload is shared with the copies now */
+	TEST_ASSERT(!mbufx_seg_writable(m), "original reported shared");
+	for (i = 0; i < 4; i++)
+		rte_pktmbuf_free(copies[i]);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_fanout_errors(void)
+{
+	struct rte_mbuf *copies[8], *m, *o, *hv[TU_HDR_N];
+	unsigned int a0[MBUFX_ZONE_NUM], n;
+	uint8_t exp[MAXB];
+	uint16_t rc;
+
+	m = tu_make(TU_INDIRECT, zs, 128, 1000, 3, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	tu_read(m, exp, MAXB);
+	TEST_ASSERT_EQUAL(mbufx_fanout(NULL, m, 14, copies, 2), -EINVAL, "zs");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, NULL, 14, copies, 2), -EINVAL, "m");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, NULL, 2), -EINVAL, "copies");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 0), -EINVAL, "n");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 1001, copies, 2), -EINVAL,
+			  "hdr_len > pkt_len");
+
+	/* not enough header mbufs: -ENOMEM, m untouched, nothing leaked */
+	n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv, RTE_DIM(hv));
+	rte_pktmbuf_free_bulk(&hv[n - 5], 5); /* room for 2 copies, not 4 */
+	n -= 5;
+	rc = rte_mbuf_refcnt_read(o);
+	tu_avail(zs, a0);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 4), -ENOMEM, "4");
+	ASSERT_AVAIL_SAME(a0, "nothing kept");
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), rc, "owner refcnt");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1000), "m unchanged");
+	/* header zone completely empty */
+	n += tu_drain(zs->pool[MBUFX_ZONE_HDR], &hv[n], RTE_DIM(hv) - n);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), -ENOMEM, "2");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1000), "m unchanged");
+	rte_pktmbuf_free_bulk(hv, n);
+
+	/* hdr_len beyond every zone's buffer (a packet longer than that) */
+	{
+		struct rte_mbuf *j1 = mbufx_alloc(zs, 9216);
+		struct rte_mbuf *j2 = mbufx_alloc(zs, 9216);
+
+		TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
+		j1->data_off = 0;
+		TEST_ASSERT_SUCCESS(tu_fill(j1, 9344, 1), "fill");
+		TEST_ASSERT_SUCCESS(tu_fill(j2, 100, 2), "fill");
+		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
+		TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9345, copies, 2), -EINVAL,
+				  "hdr_len > largest buffer");
+		TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9344, copies, 2), 2,
+				  "hdr_len = largest buffer");
+		rte_pktmbuf_free(copies[0]);
+		rte_pktmbuf_free(copies[1]);
+	}
+
+	/* data reference counter would overflow */
+	rte_mbuf_refcnt_set(o, UINT16_MAX - 2);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 4), -EOVERFLOW,
+			  "refcnt");
+	rte_mbuf_refcnt_set(o, rc);
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), rc, "restored");
+
+	/* and then it works */
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), 2, "works");
+	rte_pktmbuf_free(copies[0]);
+	rte_pktmbuf_free(copies[1]);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* The application private area moves with the rest of the metadata. */
+static int
+test_priv_area(void)
+{
+	struct mbufx_zone_params p;
+	struct mbufx_zone_set *z;
+	struct rte_mbuf *m, *c;
+	uint8_t *priv;
+	void *q;
+
+	mbufx_zone_params_init(&p);
+	p.count[MBUFX_ZONE_HDR] = 15;
+	p.count[MBUFX_ZONE_PKT] = 15;
+	p.count[MBUFX_ZONE_JUMBO] = 3;
+	p.cache[MBUFX_ZONE_HDR] = p.cache[MBUFX_ZONE_PKT] =
+		p.cache[MBUFX_ZONE_JUMBO] = MBUFX_ZONE_CACHE_NONE;
+	p.priv_size = 24;
+	z = mbufx_zone_set_create("tpriv", SOCKET_ID_ANY, &p);
+	TEST_ASSERT_NOT_NULL(z, "create: %s", rte_strerror(rte_errno));
+	m = mbufx_alloc(z, 100);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	TEST_ASSERT_SUCCESS(tu_fill(m, 100, 1), "fill");
+	priv = rte_mbuf_to_priv(m);
+	memset(priv, 0x77, 24);
+	c = rte_pktmbuf_clone(m, z->pool[MBUFX_ZONE_HDR]);
+	TEST_ASSERT_NOT_NULL(c, "clone");
+	memset(rte_mbuf_to_priv(c), 0x66, 24);
+	/* shared: chained header, which gets the clone's private area */
+	q = mbufx_prepend(z, &c, 8);
+	TEST_ASSERT(q != NULL && c->nb_segs == 2, "chained");
+	TEST_ASSERT(((uint8_t *)rte_mbuf_to_priv(c))[0] == 0x66 &&
+		    ((uint8_t *)rte_mbuf_to_priv(c))[23] == 0x66,
+		    "private area moved");
+	/* and a fresh pullup head as well */
+	q = mbufx_pullup(z, &c, 50);
+	TEST_ASSERT_NOT_NULL(q, "pullup");
+	TEST_ASSERT(((uint8_t *)rte_mbuf_to_priv(c))[23] == 0x66, "pullup");
+	TEST_ASSERT(priv[0] == 0x77, "original's private area untouched");
+	rte_pktmbuf_free(c);
+	rte_pktmbuf_free(m);
+	TEST_ASSERT_SUCCESS(mbufx_zone_set_audit(z, stdout), "leak");
+	TEST_ASSERT_SUCCESS(mbufx_zone_set_free(z), "free");
+	return TEST_SUCCESS;
+}
+
+/* ---- why the library exists ----------------------------------------- */
+
+static int
+test_stock_prepend_corrupts(void)
+{
+	uint8_t exp[MAXB];
+	struct rte_mbuf *m, *c1, *c2;
+	struct rte_mempool *cp = zs->pool[MBUFX_ZONE_HDR];
+	uint8_t *p;
+	int corrupted;
+
+	/* Two clones of one packet, each gets its own 4-byte encapsulation
+	 * with stock rte_pktmbuf_prepend(): both write into the same
+	 * headroom, the second overwrites the first. */
+	m = tu_make(TU_DIRECT, zs, 128, 200, 1, &c1);
+	tu_read(m, exp + 4, MAXB);
+	c1 = rte_pktmbuf_clone(m, cp);
+	c2 = rte_pktmbuf_clone(m, cp);
+	TEST_ASSERT(c1 != NULL && c2 != NULL, "clones");
+	p = (uint8_t *)rte_pktmbuf_prepend(c1, 4);
+	TEST_ASSERT_NOT_NULL(p, "stock prepend accepts a clone");
+	memset(p, 0xaa, 4);
+	p = (uint8_t *)rte_pktmbuf_prepend(c2, 4);
+	memset(p, 0xbb, 4);
+	memset(exp, 0xaa, 4);
+	corrupted = tu_cmp(c1, exp, 204) != 0;
+	TEST_ASSERT(corrupted, "stock prepend on clone 2 corrupts clone 1");
+	TEST_ASSERT_EQUAL(*rte_pktmbuf_mtod(c1, uint8_t *), 0xbb,
+			  "clone 1 reads clone 2's header");
+	rte_pktmbuf_free(c1);
+	rte_pktmbuf_free(c2);
+
+	/* The same with mbufx_prepend(): each clone keeps its own. */
+	c1 = rte_pktmbuf_clone(m, cp);
+	c2 = rte_pktmbuf_clone(m, cp);
+	p = mbufx_prepend(zs, &c1, 4);
+	TEST_ASSERT_NOT_NULL(p, "mbufx prepend");
+	memset(p, 0xaa, 4);
+	p = mbufx_prepend(zs, &c2, 4);
+	memset(p, 0xbb, 4);
+	TEST_ASSERT_SUCCESS(tu_cmp(c1, exp, 204), "clone 1 intact");
+	memset(exp, 0xbb, 4);
+	TEST_ASSERT_SUCCESS(tu_cmp(c2, exp, 204), "clone 2 intact");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp + 4, 200), "original intact");
+	rte_pktmbuf_free(c1);
+	rte_pktmbuf_free(c2);
+
+	/* Strip-and-replace the Ethernet header on a clone (adj 14, prepend
+	 * 14): stock code overwrites the header the original still reads. */
+	c1 = rte_pktmbuf_clone(m, cp);
+	rte_pktmbuf_adj(c1, 14);
+	p = (uint8_t *)rte_pktmbuf_prepend(c1, 14);
+	memset(p, 0xcc, 14);
+	TEST_ASSERT(tu_cmp(m, exp + 4, 200) != 0,
+		    "stock prepend after adj corrupts the original");
+	rte_pktmbuf_free(c1);
+	/* repair, then mbufx */
+	tu_pattern(rte_pktmbuf_mtod(m, uint8_t *), 200, 1);
+	c1 = rte_pktmbuf_clone(m, cp);
+	rte_pktmbuf_adj(c1, 14);
+	p = mbufx_prepend(zs, &c1, 14);
+	memset(p, 0xcc, 14);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp + 4, 200), "original intact");
+	rte_pktmbuf_free(c1);
+	rte_pktmbuf_free(m);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static const struct mbufx_test_suite mbuf_suite = {
+	.name = "mbufx_mbuf",
+	.setup = suite_setup,
+	.teardown = suite_teardown,
+	.cases = {
+		MBUFX_TEST_CASE(test_writable_table),
+		MBUFX_TEST_CASE(test_prepend_kinds),
+		MBUFX_TEST_CASE(test_prepend_multiseg),
+		MBUFX_TEST_CASE(test_prepend_errors),
+		MBUFX_TEST_CASE(test_pullup_kinds),
+		MBUFX_TEST_CASE(test_pullup_move),
+		MBUFX_TEST_CASE(test_pullup_shared_struct),
+		MBUFX_TEST_CASE(test_pullup_errors),
+		MBUFX_TEST_CASE(test_unshare_hdr),
+		MBUFX_TEST_CASE(test_fanout),
+		MBUFX_TEST_CASE(test_fanout_shapes),
+		MBUFX_TEST_CASE(test_fanout_errors),
+		MBUFX_TEST_CASE(test_priv_area),
+		MBUFX_TEST_CASE(test_stock_prepend_corrupts),
+		MBUFX_TEST_CASES_END(),
+	},
+};
+
+static int
+test_mbufx_mbuf(void)
+{
+	return mbufx_test_suite_run(&mbuf_suite);
+}
+
+MBUFX_TEST_REGISTER(mbufx_mbuf_autotest, test_mbufx_mbuf);
