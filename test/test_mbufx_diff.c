@@ -13,9 +13,12 @@
  * adj, trim, append, chain, fan-out, writes wherever mbufx_seg_writable()
  * allows, free, and hogging the header zone so that allocations fail.
  * After every step every live packet, clones sharing its data included,
- * must equal its model byte for byte and pass rte_mbuf_check(); a failed
- * call must leave its packet and every zone's count unchanged, a call the
- * library documents as allocation-free must not take an mbuf. At the end
+ * must equal its model byte for byte, carry its metadata (port, flags,
+ * packet type, hash, VLAN tags, tx_offload; no segment with per-segment
+ * INDIRECT / EXTERNAL bits that do not match its buffer) and pass
+ * rte_mbuf_check(); a failed call must leave its packet and every zone's
+ * count unchanged, a call the library documents as allocation-free must
+ * not take an mbuf. At the end
  * every zone, the pinned pool and every external buffer must be back.
  *
  * The seed is MBUFX_TEST_SEED (printed by the runner): a failure replays
@@ -67,7 +70,7 @@ struct pkt {
 	struct rte_mbuf *m;
 	uint8_t *b;		/* model, MAXLEN bytes */
 	uint32_t len;
-	uint32_t tag;		/* metadata: hash.rss and port must follow */
+	uint32_t tag;		/* metadata (meta_set()) must follow */
 };
 
 struct diff {
@@ -188,6 +191,51 @@ last_seg(struct rte_mbuf *m)
 	return m;
 }
 
+/* Metadata derived from the tag: the fields the library moves to a new
+ * first segment (timesync too, but rte_pktmbuf_clone() does not copy it,
+ * so it is checked in mbufx_mbuf_autotest only), so that a lost or stale
+ * field shows. */
+#define META_FLAGS (RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_RSS_HASH | \
+		    RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM)
+
+static void
+meta_set(struct rte_mbuf *m, uint32_t tag)
+{
+	m->port = (uint16_t)tag;
+	m->ol_flags |= META_FLAGS;
+	m->packet_type = tag ^ 0x5a5a5a5a;
+	m->vlan_tci = (uint16_t)(tag >> 16);
+	m->vlan_tci_outer = (uint16_t)(tag >> 8);
+	m->tx_offload = (uint64_t)tag * 0x100000001ull;
+}
+
+/* Every segment's INDIRECT / EXTERNAL bits match its buffer: a direct
+ * segment's buffer follows its own structure, any other's does not. */
+static int
+seg_flags_ok(const struct rte_mbuf *m)
+{
+	const struct rte_mbuf *s;
+
+	for (s = m; s != NULL; s = s->next)
+		if (RTE_MBUF_DIRECT(s) != (s->buf_addr ==
+		    RTE_PTR_ADD(s, sizeof(*s) + rte_pktmbuf_priv_size(s->pool))))
+			return 0;
+	return 1;
+}
+
+static int
+meta_ok(const struct rte_mbuf *m, uint32_t tag)
+{
+	return seg_flags_ok(m) && m->hash.rss == tag &&
+		m->port == (uint16_t)tag &&
+		(m->ol_flags & ~(RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) ==
+		META_FLAGS &&
+		m->packet_type == (tag ^ 0x5a5a5a5a) &&
+		m->vlan_tci == (uint16_t)(tag >> 16) &&
+		m->vlan_tci_outer == (uint16_t)(tag >> 8) &&
+		m->tx_offload == (uint64_t)tag * 0x100000001ull;
+}
+
 static int
 op_alloc(struct diff *d, enum op o)
 {
@@ -218,7 +266,7 @@ op_alloc(struct diff *d, enum op o)
 	if (mbufx_append_data(m, d->tmp, len) != 0)
 		FAIL(d, "append_data %u into a fresh mbuf", len);
 	m->hash.rss = (uint32_t)rnd(d);
-	m->port = (uint16_t)m->hash.rss;
+	meta_set(m, m->hash.rss);
 	d->done[o]++;
 	return add(d, m, d->tmp, len, m->hash.rss);
 }
@@ -454,7 +502,10 @@ op_fanout(struct diff *d, unsigned int i)
 	n = 1 + rnd_n(d, rnd_n(d, 4) == 0 ? 8 : 4);
 	if (d->np - 1 + n > MAXP)
 		return 0;
-	hdr_len = (uint16_t)rnd_n(d, RTE_MIN(len, 200u) + 1);
+	/* mostly header-zone sizes, sometimes up to the jumbo buffer (9344
+	 * bytes in this zone set): packet- and jumbo-zone header mbufs */
+	hdr_len = (uint16_t)rnd_n(d, RTE_MIN(len, rnd_n(d, 3) != 0 ?
+					     300u : 9344u) + 1);
 	tu_avail(d->zs, a0);
 	ret = mbufx_fanout(d->zs, m, hdr_len, copies, n);
 	if (ret < 0) {
@@ -511,8 +562,7 @@ verify_all(struct diff *d)
 		if (tu_cmp(d->p[i].m, d->p[i].b, d->p[i].len) != 0)
 			FAIL(d, "packet %u of %u differs from its model", i,
 			     d->np);
-		if (d->p[i].m->hash.rss != d->p[i].tag ||
-		    d->p[i].m->port != (uint16_t)d->p[i].tag)
+		if (!meta_ok(d->p[i].m, d->p[i].tag))
 			FAIL(d, "packet %u lost its metadata", i);
 	}
 	return 0;

@@ -15,8 +15,11 @@
  *   segment is writable, never writes shared bytes or shared structures;
  * - fan-out gives n copies with private header bytes, n - 1 header
  *   allocations when the original is private;
- * - every documented errno, and that a failure changes and leaks nothing
- *   (also with the header zone empty);
+ * - every documented errno, and that a failure changes and leaks nothing,
+ *   with the zones short by any number of mbufs (every allocation point);
+ * - fan-out's reference-count limit when several segments share one data
+ *   owner; headers made contiguous after a chained prepend satisfy the
+ *   checksum preparation of rte_eth_tx_prepare();
  * - and why the library exists: stock rte_pktmbuf_prepend() on a clone
  *   corrupts the other clone, mbufx_prepend() does not.
  */
@@ -26,8 +29,12 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
+#include <rte_net.h>
+#include <rte_udp.h>
 
 #include "mbufx.h"
 #include "mbufx_test.h"
@@ -371,6 +378,33 @@ test_prepend_errors(void)
 	ASSERT_AVAIL_SAME(a0, "nothing allocated");
 	m->nb_segs = 1;
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
+
+	/* more than UINT32_MAX bytes (pkt_len faked, then restored), chained
+	 * and in place */
+	m->pkt_len = UINT32_MAX - 2;
+	tu_avail(zs, a0);
+	PREPEND_FAILS(zs, &m, 4, EOVERFLOW);
+	ASSERT_AVAIL_SAME(a0, "nothing allocated");
+	TEST_ASSERT(m == m0 && m->data_len == 200, "unchanged");
+	m->pkt_len = 200;
+	{
+		struct rte_mbuf *d, *d0, *no;
+		uint16_t off;
+
+		d = tu_make(TU_DIRECT, zs, 128, 100, 5, &no);
+		TEST_ASSERT_NOT_NULL(d, "make");
+		d0 = d;
+		off = d->data_off;
+		d->pkt_len = UINT32_MAX - 3;
+		PREPEND_FAILS(zs, &d, 4, EOVERFLOW);
+		TEST_ASSERT(d == d0 && d->data_off == off &&
+			    d->data_len == 100, "in-place path unchanged");
+		d->pkt_len = UINT32_MAX - 4;
+		TEST_ASSERT_NOT_NULL(mbufx_prepend(zs, &d, 4), "exactly fits");
+		TEST_ASSERT(d == d0 && d->pkt_len == UINT32_MAX, "in place");
+		d->pkt_len = 104;
+		rte_pktmbuf_free(d);
+	}
 #undef PREPEND_FAILS
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(o);
@@ -723,7 +757,9 @@ fanout_case(enum tu_kind k, const uint16_t *lens, unsigned int nl,
 	meta_set(m);
 	len = m->pkt_len;
 	m0 = m;
-	own = mbufx_seg_writable(m);
+	/* the original serves as a copy when its first segment is private
+	 * and holds the header */
+	own = mbufx_seg_writable(m) && m->data_len >= hdr_len;
 	tu_avail(zs, a0);
 	mbufx_zone_set_stats(zs, &s0);
 	ret = mbufx_fanout(zs, m, hdr_len, copies, n);
@@ -799,6 +835,7 @@ test_fanout(void)
 	static const uint16_t mtu[] = { 1500 };
 	static const uint16_t split[] = { 60, 1440 };
 	static const uint16_t chain[] = { 1000, 2000, 0, 700 };
+	static const uint16_t frag[] = { 10, 30, 1460 };
 	static const unsigned int ns[] = { 1, 2, 4, 8 };
 	enum tu_kind kinds[] = { TU_DIRECT, TU_INDIRECT, TU_EXT, TU_PINNED };
 	unsigned int i, j;
@@ -811,6 +848,8 @@ test_fanout(void)
 			TEST_RUN(fanout_case(kinds[i], mtu, 1, 0, ns[j], 0));
 			TEST_RUN(fanout_case(kinds[i], split, 2, 34, ns[j], 0));
 			TEST_RUN(fanout_case(kinds[i], chain, 4, 54, ns[j], 0));
+			/* hdr_len beyond the first two segments */
+			TEST_RUN(fanout_case(kinds[i], frag, 3, 54, ns[j], 0));
 			TEST_RUN(fanout_case(kinds[i], mtu, 1, 1500, ns[j], 1));
 		}
 	ASSERT_NO_LEAK();
@@ -923,12 +962,399 @@ test_fanout_errors(void)
 	rte_mbuf_refcnt_set(o, rc);
 	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), rc, "restored");
 
+	/* Two segments sharing one data owner (a chain of two clones of the
+	 * same packet): every copy takes two references on it, so 4 copies
+	 * need 8 free counts, not 4. The counter must not wrap. */
+	{
+		struct rte_mbuf *c1, *c2;
+		const char *why = NULL;
+		unsigned int i;
+		uint16_t base;
+
+		c1 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
+		c2 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
+		TEST_ASSERT(c1 != NULL && c2 != NULL, "clones");
+		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(c1, c2), "chain");
+		base = rte_mbuf_refcnt_read(o);
+		rte_mbuf_refcnt_set(o, UINT16_MAX - 6); /* room for 6 */
+		tu_avail(zs, a0);
+		TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 4),
+				  -EOVERFLOW, "same owner twice");
+		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 6,
+				  "owner refcnt unchanged");
+		ASSERT_AVAIL_SAME(a0, "nothing allocated");
+		/* 3 copies: 6 references fit exactly */
+		TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 3), 3,
+				  "exactly full");
+		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 2,
+				  "6 taken, the 2 of c1/c2 released");
+		for (i = 0; i < 3; i++) {
+			TEST_ASSERT_SUCCESS(rte_mbuf_check(copies[i], 1, &why),
+					    "copy %u: %s", i, why);
+			rte_pktmbuf_free(copies[i]);
+		}
+		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 8,
+				  "all released");
+		rte_mbuf_refcnt_set(o, (uint16_t)(base - 2));
+	}
+
 	/* and then it works */
 	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), 2, "works");
 	rte_pktmbuf_free(copies[0]);
 	rte_pktmbuf_free(copies[1]);
 	rte_pktmbuf_free(o);
 	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
+ * The recipe of mbufx_prepend()'s documentation: a chained prepend leaves
+ * the inner headers in the second segment, which the checksum preparation
+ * of rte_eth_tx_prepare() refuses (ENOTSUP); mbufx_unshare_hdr() over the
+ * headers fixes that without an allocation, and the pseudo-header checksum
+ * the preparation then writes stays private to the clone.
+ */
+static int
+test_tx_prepare_after_prepend(void)
+{
+	const uint16_t l2 = sizeof(struct rte_ether_hdr);
+	const uint16_t l3 = sizeof(struct rte_ipv4_hdr);
+	const uint16_t l4 = sizeof(struct rte_udp_hdr);
+	unsigned int a0[MBUFX_ZONE_NUM];
+	struct rte_ether_hdr *eth;
+	struct rte_ipv4_hdr *ip;
+	struct rte_mbuf *m, *c, *no;
+	const char *why = NULL;
+	uint8_t exp[MAXB];
+	void *p;
+
+	m = tu_make(TU_DIRECT, zs, 128, l2 + l3 + l4 + 100, 3, &no);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eth + 1);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->total_length = rte_cpu_to_be_16(l3 + l4 + 100);
+	tu_read(m, exp, MAXB);
+
+	c = rte_pktmbuf_clone(m, zs->pool[MBUFX_ZONE_HDR]);
+	TEST_ASSERT_NOT_NULL(c, "clone");
+	p = mbufx_prepend(zs, &c, 4);	/* an 802.1Q tag, say */
+	TEST_ASSERT(p != NULL && c->nb_segs == 2, "chained");
+	memset(p, 0x81, 4);
+	c->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+		RTE_MBUF_F_TX_UDP_CKSUM;
+	c->l2_len = 4 + l2;
+	c->l3_len = l3;
+	c->l4_len = l4;
+	TEST_ASSERT_EQUAL(rte_net_intel_cksum_prepare(c), -ENOTSUP,
+			  "headers split over two segments");
+
+	tu_avail(zs, a0);
+	p = mbufx_unshare_hdr(zs, &c, c->l2_len + l3 + l4);
+	TEST_ASSERT_NOT_NULL(p, "unshare_hdr: %s", rte_strerror(rte_errno));
+	ASSERT_AVAIL_SAME(a0, "in place in the header mbuf");
+	TEST_ASSERT(c->data_len >= 4 + l2 + l3 + l4 && mbufx_seg_writable(c),
+		    "headers contiguous and private");
+	TEST_ASSERT_SUCCESS(rte_mbuf_check(c, 1, &why), "%s", why);
+	TEST_ASSERT_SUCCESS(rte_net_intel_cksum_prepare(c), "prepare");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, m->pkt_len),
+			    "the original's headers untouched");
+	rte_pktmbuf_free(c);
+	rte_pktmbuf_free(m);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
+ * A first segment with no data (left by rte_pktmbuf_adj() of a whole
+ * segment, or a header stripped to nothing): writable, it takes the bytes
+ * in place; shared, it is skipped (pullup frees it from the chain, prepend
+ * chains in front of it, fan-out copies skip it).
+ */
+static int
+test_empty_first_segment(void)
+{
+	static const uint16_t tail[] = { 300 };
+	struct rte_mbuf *m, *o, *m0, *copies[3];
+	uint8_t exp[MAXB];
+	const char *why;
+	unsigned int i;
+	void *p;
+
+	/* writable empty head */
+	m = mk_packet(TU_DIRECT, 128, 10, tail, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	rte_pktmbuf_adj(m, 10);
+	TEST_ASSERT_EQUAL(m->data_len, 0, "empty head");
+	m0 = m;
+	p = mbufx_pullup(zs, &m, 64);
+	TEST_RUN(pullup_check(m, exp + 10, 64, p));
+	TEST_ASSERT(m == m0 && m->nb_segs == 2, "in place");
+	p = mbufx_prepend(zs, &m, 8);
+	TEST_ASSERT(p != NULL && m == m0, "prepend in place");
+	memset(p, 0x33, 8);
+	memmove(exp + 8, exp + 10, 300);
+	memset(exp, 0x33, 8);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 308), "content");
+	rte_pktmbuf_free(m);
+
+	/* shared empty head (a clone stripped to nothing) */
+	m = mk_packet(TU_INDIRECT, 128, 10, tail, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	rte_pktmbuf_adj(m, 10);
+	p = mbufx_prepend(zs, &m, 8);
+	TEST_ASSERT(p != NULL && m->nb_segs == 3 && m->next->data_len == 0,
+		    "chained in front of the empty segment");
+	memset(p, 0x44, 8);
+	TEST_ASSERT_SUCCESS(rte_mbuf_check(m, 1, &why), "%s", why);
+	rte_pktmbuf_adj(m, 8);	/* back to the empty header + empty seg */
+	p = mbufx_pullup(zs, &m, 64);
+	TEST_RUN(pullup_check(m, exp + 10, 64, p));
+	TEST_ASSERT_EQUAL(m->nb_segs, 2, "empty segments consumed");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 3), 3, "fanout");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp + 10, 300), "copy");
+		rte_pktmbuf_free(copies[i]);
+	}
+	TEST_ASSERT_SUCCESS(tu_cmp(o, exp, 10), "original intact");
+	rte_pktmbuf_free(o);
+
+	/* fan-out of a chain whose shared first segment is empty */
+	m = mk_packet(TU_INDIRECT, 128, 10, tail, 1, exp, &o);
+	rte_pktmbuf_adj(m, 10);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 3), 3, "fanout");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp + 10, 300), "copy");
+		TEST_ASSERT(copies[i]->data_len >= 14, "header contiguous");
+		rte_pktmbuf_free(copies[i]);
+	}
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* ---- exhaustion at every allocation point ---------------------------- */
+
+/*
+ * Every call below is run with a zone holding 0, 1, ... mbufs up to what it
+ * needs: whichever of its allocations fails, it must fail with ENOMEM and
+ * leave the packet exactly as it was (structure, reference counts and
+ * bytes) and every zone's count unchanged; once enough is there it must
+ * succeed. Covers the second allocation of pullup (header, then a
+ * replacement), fan-out's two pools and its chunked bulk get (> 64 mbufs).
+ */
+enum sw_op { SW_PREPEND, SW_PULLUP, SW_UNSHARE, SW_FANOUT };
+
+struct sw_case {
+	const char *what;
+	enum tu_kind kind;	/* first segment */
+	uint16_t l0;		/* its bytes */
+	uint16_t tail;		/* bytes of a second, direct segment (0: none) */
+	int share_tail;		/* that segment's structure shared */
+	int share_all;		/* the whole chain shared (refcnt_update) */
+	enum sw_op op;
+	uint16_t len;		/* prepend / pullup length, fan-out hdr_len */
+	unsigned int n;		/* fan-out copies */
+	unsigned int need[MBUFX_ZONE_NUM]; /* mbufs the call takes */
+};
+
+#define SW_SEGS 8
+
+struct sw_snap {
+	unsigned int nseg;
+	struct rte_mbuf *seg[SW_SEGS], *next[SW_SEGS];
+	uint16_t off[SW_SEGS], len[SW_SEGS], rc[SW_SEGS], data_rc[SW_SEGS];
+	uint32_t pkt_len;
+	uint16_t nb_segs;
+	uint8_t bytes[MAXB];
+};
+
+static uint16_t
+sw_data_refs(const struct rte_mbuf *s)
+{
+	if (RTE_MBUF_HAS_EXTBUF(s))
+		return rte_mbuf_ext_refcnt_read(s->shinfo);
+	return rte_mbuf_refcnt_read(mbufx_seg_owner(s));
+}
+
+static void
+sw_snap_take(struct sw_snap *sn, const struct rte_mbuf *m)
+{
+	const struct rte_mbuf *s;
+	unsigned int i = 0;
+
+	for (s = m; s != NULL && i < SW_SEGS; s = s->next, i++) {
+		sn->seg[i] = (struct rte_mbuf *)(uintptr_t)s;
+		sn->next[i] = s->next;
+		sn->off[i] = s->data_off;
+		sn->len[i] = s->data_len;
+		sn->rc[i] = rte_mbuf_refcnt_read(s);
+		sn->data_rc[i] = sw_data_refs(s);
+	}
+	sn->nseg = i;
+	sn->pkt_len = m->pkt_len;
+	sn->nb_segs = m->nb_segs;
+	tu_read(m, sn->bytes, MAXB);
+}
+
+static int
+sw_snap_same(const struct sw_snap *a, const struct rte_mbuf *m)
+{
+	static struct sw_snap b;
+	unsigned int i;
+
+	sw_snap_take(&b, m);
+	TEST_ASSERT(a->nseg == b.nseg && a->pkt_len == b.pkt_len &&
+		    a->nb_segs == b.nb_segs, "shape changed");
+	for (i = 0; i < a->nseg; i++)
+		TEST_ASSERT(a->seg[i] == b.seg[i] && a->next[i] == b.next[i] &&
+			    a->off[i] == b.off[i] && a->len[i] == b.len[i] &&
+			    a->rc[i] == b.rc[i] && a->data_rc[i] == b.data_rc[i],
+			    "segment %u changed", i);
+	TEST_ASSERT(memcmp(a->bytes, b.bytes, a->pkt_len) == 0, "bytes");
+	return TEST_SUCCESS;
+}
+
+static const struct sw_case sw_cases[] = {
+	{ "prepend, chained header", TU_INDIRECT, 200, 0, 0, 0,
+	  SW_PREPEND, 8, 0, { 1, 0, 0 } },
+	{ "prepend, header from the packet zone", TU_INDIRECT, 200, 0, 0, 0,
+	  SW_PREPEND, 300, 0, { 0, 1, 0 } },
+	{ "pullup in place, shared tail replaced", TU_DIRECT, 20, 300, 1, 0,
+	  SW_PULLUP, 64, 0, { 1, 0, 0 } },
+	{ "pullup, fresh head and replacement", TU_INDIRECT, 20, 300, 1, 0,
+	  SW_PULLUP, 64, 0, { 2, 0, 0 } },
+	{ "pullup, fresh head from the packet zone", TU_INDIRECT, 20, 500, 0,
+	  0, SW_PULLUP, 300, 0, { 0, 1, 0 } },
+	{ "unshare_hdr of a clone", TU_INDIRECT, 400, 0, 0, 0,
+	  SW_UNSHARE, 34, 0, { 1, 0, 0 } },
+	{ "unshare_hdr of a shared chain", TU_DIRECT, 400, 100, 0, 1,
+	  SW_UNSHARE, 34, 0, { 2, 0, 0 } },
+	{ "fan-out x4 of a clone", TU_INDIRECT, 1500, 0, 0, 0,
+	  SW_FANOUT, 14, 4, { 8, 0, 0 } },
+	{ "fan-out x3, packet-zone headers", TU_DIRECT, 1500, 0, 0, 0,
+	  SW_FANOUT, 300, 3, { 2, 2, 0 } },
+	{ "fan-out x3 of a 2-segment clone", TU_INDIRECT, 60, 1440, 0, 0,
+	  SW_FANOUT, 34, 3, { 6, 0, 0 } },
+	{ "fan-out x70 deep, chunked get", TU_INDIRECT, 400, 0, 0, 0,
+	  SW_FANOUT, 300, 70, { 0, 70, 0 } },
+};
+
+/* Run case c with zone z limited to avail mbufs; *ok tells the outcome. */
+static int
+sw_run(const struct sw_case *c, unsigned int z, unsigned int avail, int *ok)
+{
+	static struct sw_snap sn;
+	static struct rte_mbuf *hog[TU_PKT_N + 1];
+	struct rte_mbuf *m, *o, *t = NULL, *copies[80];
+	unsigned int a0[MBUFX_ZONE_NUM], nh, i, nout = 0;
+	uint8_t exp[MAXB];
+	const char *why;
+	void *p = NULL;
+	int ret = 0;
+
+	m = mk_packet(c->kind, 128, c->l0, &c->tail, c->tail != 0, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	if (c->share_tail) {
+		t = m->next;
+		rte_mbuf_refcnt_update(t, 1);
+	}
+	if (c->share_all) {
+		rte_pktmbuf_refcnt_update(m, 1);
+		t = m;
+	}
+	nh = tu_drain(zs->pool[z], hog, RTE_DIM(hog));
+	TEST_ASSERT(nh >= avail, "zone %u has %u", z, nh);
+	rte_pktmbuf_free_bulk(&hog[nh - avail], avail);
+	nh -= avail;
+	sw_snap_take(&sn, m);
+	tu_avail(zs, a0);
+	rte_errno = 0;
+	switch (c->op) {
+	case SW_PREPEND:
+		p = mbufx_prepend(zs, &m, c->len);
+		break;
+	case SW_PULLUP:
+		p = mbufx_pullup(zs, &m, c->len);
+		break;
+	case SW_UNSHARE:
+		p = mbufx_unshare_hdr(zs, &m, c->len);
+		break;
+	case SW_FANOUT:
+		ret = mbufx_fanout(zs, m, c->len, copies, c->n);
+		if (ret < 0) {
+			rte_errno = -ret;
+		} else {
+			TEST_ASSERT_EQUAL(ret, (int)c->n, "copies");
+			p = copies[0];
+			nout = c->n;
+		}
+		break;
+	}
+	*ok = p != NULL;
+	if (p == NULL) {
+		TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "%s, %u left: errno",
+				  c->what, avail);
+		TEST_RUN(sw_snap_same(&sn, m));
+		ASSERT_AVAIL_SAME(a0, "a failed call kept mbufs");
+	} else if (c->op != SW_FANOUT) {
+		copies[nout++] = m;
+	}
+	if (p != NULL && c->op == SW_PREPEND) {
+		memset(p, 0xa5, c->len);
+		memmove(exp + c->len, exp, sn.pkt_len);
+		memset(exp, 0xa5, c->len);
+		sn.pkt_len += c->len;
+	}
+	for (i = 0; i < nout; i++) {
+		TEST_ASSERT_SUCCESS(rte_mbuf_check(copies[i], 1, &why),
+				    "%s: %s", c->what, why);
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, sn.pkt_len),
+				    "%s: copy %u", c->what, i);
+		rte_pktmbuf_free(copies[i]);
+	}
+	if (p == NULL)
+		rte_pktmbuf_free(m);
+	rte_pktmbuf_free_bulk(hog, nh);
+	if (t != NULL)
+		rte_pktmbuf_free(t);
+	if (o != NULL)
+		rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+static int
+test_exhaustion_sweep(void)
+{
+	static const unsigned int zones[] = { MBUFX_ZONE_HDR, MBUFX_ZONE_PKT };
+	const struct sw_case *c;
+	unsigned int i, j, avail, fails;
+	int ok;
+
+	for (i = 0; i < RTE_DIM(sw_cases); i++) {
+		c = &sw_cases[i];
+		for (j = 0; j < RTE_DIM(zones); j++) {
+			if (c->need[zones[j]] == 0)
+				continue;
+			fails = 0;
+			for (avail = 0; avail <= c->need[zones[j]]; avail++) {
+				TEST_RUN(sw_run(c, zones[j], avail, &ok));
+				fails += !ok;
+				TEST_ASSERT(ok == (avail ==
+						   c->need[zones[j]]),
+					    "%s: %u of %u %s mbufs: %s", c->what,
+					    avail, c->need[zones[j]],
+					    zones[j] == MBUFX_ZONE_HDR ? "hdr" :
+					    "pkt", ok ? "worked" : "failed");
+			}
+			printf("    %s: %u short %s supplies fail cleanly\n",
+			       c->what, fails, zones[j] == MBUFX_ZONE_HDR ?
+			       "header-zone" : "packet-zone");
+		}
+	}
 	return TEST_SUCCESS;
 }
 
@@ -1063,6 +1489,9 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_fanout),
 		MBUFX_TEST_CASE(test_fanout_shapes),
 		MBUFX_TEST_CASE(test_fanout_errors),
+		MBUFX_TEST_CASE(test_empty_first_segment),
+		MBUFX_TEST_CASE(test_exhaustion_sweep),
+		MBUFX_TEST_CASE(test_tx_prepare_after_prepend),
 		MBUFX_TEST_CASE(test_priv_area),
 		MBUFX_TEST_CASE(test_stock_prepend_corrupts),
 		MBUFX_TEST_CASES_END(),

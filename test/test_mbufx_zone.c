@@ -9,8 +9,9 @@
  * of create / lookup / pool / audit / free / alloc / alloc_bulk /
  * append_data; the allocation ladder (packet zone, jumbo zone, jumbo dry
  * -> packet-zone chain, packet dry -> jumbo), all-or-nothing bulk, the
- * counters, the dump and the telemetry commands; and that every zone is
- * full again at the end of each case.
+ * counters, the dump and the telemetry commands; that a concurrent
+ * lookup never returns a set still under construction; and that every zone
+ * is full again at the end of each case.
  */
 
 #include <errno.h>
@@ -22,10 +23,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_pause.h>
 
 #include "mbufx.h"
 #include "mbufx_test.h"
@@ -120,6 +124,19 @@ test_create_errors(void)
 	CREATE_FAILS(NULL, NULL, EINVAL);
 	CREATE_FAILS("", NULL, EINVAL);
 	CREATE_FAILS("a_name_that_is_too_long", NULL, ENAMETOOLONG);
+	CREATE_FAILS("twenty_chars_name_xx", NULL, ENAMETOOLONG);
+	/* the longest name fits every derived name, also the ring driver's
+	 * "MP_<pool>" ring */
+	mbufx_zone_params_init(&p);
+	p.count[MBUFX_ZONE_HDR] = p.count[MBUFX_ZONE_PKT] = 15;
+	p.count[MBUFX_ZONE_JUMBO] = 3;
+	p.cache[MBUFX_ZONE_HDR] = p.cache[MBUFX_ZONE_PKT] =
+		p.cache[MBUFX_ZONE_JUMBO] = MBUFX_ZONE_CACHE_NONE;
+	p.ops_name = "ring_mp_mc";
+	d = mbufx_zone_set_create("nineteen_chars_name", SOCKET_ID_ANY, &p);
+	TEST_ASSERT_NOT_NULL(d, "19 characters: %s", rte_strerror(rte_errno));
+	TEST_ASSERT(mbufx_zone_set_lookup("nineteen_chars_name") == d, "lookup");
+	TEST_ASSERT_SUCCESS(mbufx_zone_set_free(d), "free");
 	CREATE_FAILS("tz", NULL, EEXIST); /* the suite's set */
 
 	mbufx_zone_params_init(&p);
@@ -583,6 +600,86 @@ test_stats_rx(void)
 }
 
 /* A request over the telemetry socket; returns the reply length. */
+/*
+ * A thread that waits for a zone set by polling mbufx_zone_set_lookup()
+ * (a worker started before the main thread has created its pools) must
+ * never get a set whose pools are still being created: what lookup returns
+ * is complete. Each round the main thread creates the set while the
+ * poller polls, then frees it once the poller has checked what it found.
+ */
+#define LOOKUP_ROUNDS 40
+
+struct lookup_poll {
+	volatile int round;	/* set by main: the round to look for */
+	volatile int seen;	/* set by the poller: round checked */
+	volatile int stop;
+	volatile int bad;	/* incomplete sets returned, -1: none found */
+	unsigned long polls;
+};
+
+static int
+lookup_poller(void *arg)
+{
+	struct lookup_poll *lp = arg;
+	struct mbufx_zone_set *z;
+	unsigned int zid;
+	int r;
+
+	while (!lp->stop) {
+		r = lp->round;
+		if (lp->seen == r)
+			continue;
+		z = mbufx_zone_set_lookup("tlkup");
+		lp->polls++;
+		if (z == NULL)
+			continue;
+		for (zid = 0; zid < MBUFX_ZONE_NUM; zid++)
+			if (z->pool[zid] == NULL)
+				lp->bad++;
+		if (z->max_len == 0 || z->room[MBUFX_ZONE_PKT] == 0)
+			lp->bad++;
+		lp->seen = r;
+	}
+	return 0;
+}
+
+static int
+test_lookup_during_create(void)
+{
+	struct lookup_poll lp = { .round = 0, .seen = 0 };
+	struct mbufx_zone_set *d;
+	unsigned int worker;
+	uint64_t deadline;
+	int r;
+
+	/* the poller runs on another core, really concurrently */
+	worker = rte_get_next_lcore(-1, 1, 0);
+	if (worker >= RTE_MAX_LCORE) {
+		printf("    needs a worker lcore: skipped\n");
+		return TEST_SKIPPED;
+	}
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(lookup_poller, &lp, worker),
+			    "launch");
+	for (r = 1; r <= LOOKUP_ROUNDS && lp.bad == 0; r++) {
+		lp.round = r;
+		d = tu_zs_create_n("tlkup", 31, 31, 3);
+		TEST_ASSERT_NOT_NULL(d, "create: %s", rte_strerror(rte_errno));
+		deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+		while (lp.seen != r && rte_get_timer_cycles() < deadline)
+			rte_pause();
+		if (lp.seen != r)
+			lp.bad = -1; /* never found: reported below */
+		TEST_ASSERT_SUCCESS(mbufx_zone_set_free(d), "free");
+	}
+	lp.stop = 1;
+	rte_eal_wait_lcore(worker);
+	printf("    %d rounds, %lu look-ups, %d incomplete sets seen\n",
+	       r - 1, lp.polls, lp.bad);
+	TEST_ASSERT(lp.bad != -1, "lookup never found the created set");
+	TEST_ASSERT_EQUAL(lp.bad, 0, "lookup returned a set under construction");
+	return TEST_SUCCESS;
+}
+
 static int
 telemetry_query(const char *cmd, char *reply, size_t cap)
 {
@@ -655,6 +752,7 @@ static const struct mbufx_test_suite zone_suite = {
 		MBUFX_TEST_CASE(test_params_defaults),
 		MBUFX_TEST_CASE(test_create_errors),
 		MBUFX_TEST_CASE(test_lookup_pool),
+		MBUFX_TEST_CASE(test_lookup_during_create),
 		MBUFX_TEST_CASE(test_audit_free),
 		MBUFX_TEST_CASE(test_alloc_ladder),
 		MBUFX_TEST_CASE(test_alloc_bulk),

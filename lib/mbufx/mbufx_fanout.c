@@ -83,6 +83,46 @@ data_refs(const struct rte_mbuf *seg)
 	return rte_mbuf_refcnt_read(mbufx_seg_owner(seg));
 }
 
+/* Identity of that counter: segments with the same key share it. */
+static const void *
+data_key(const struct rte_mbuf *seg)
+{
+	if (RTE_MBUF_HAS_EXTBUF(seg))
+		return seg->shinfo;
+	return mbufx_seg_owner(seg);
+}
+
+/*
+ * Whether every data counter of the segments to share (from first on, k
+ * of them) takes ncopies more references per segment using it. Several
+ * segments may share one counter (a chain of clones of one packet), so
+ * each counter is charged for all its segments: quadratic, but only run
+ * when the quick bound fails, i.e. when some counter is already high.
+ */
+static int
+refs_fit(const struct rte_mbuf *first, unsigned int k, unsigned int ncopies)
+{
+	const struct rte_mbuf *s, *t;
+	unsigned int i, j, users;
+
+	for (s = first, i = 0; i < k; s = s->next) {
+		if (s->data_len == 0)
+			continue;
+		users = 0;
+		for (t = first, j = 0; j < k; t = t->next) {
+			if (t->data_len == 0)
+				continue;
+			users += data_key(t) == data_key(s);
+			j++;
+		}
+		if ((uint64_t)data_refs(s) + (uint64_t)ncopies * users >
+				UINT16_MAX)
+			return 0;
+		i++;
+	}
+	return 1;
+}
+
 /* First segment to share and the bytes to skip in it; count the segments
  * to share in *k. Fails when a data reference counter would overflow. */
 static int
@@ -92,6 +132,7 @@ share_plan(struct rte_mbuf *m, uint32_t c, unsigned int ncopies,
 	struct rte_mbuf *s;
 	uint32_t off = 0;
 	unsigned int n = 0;
+	uint16_t refs, max_refs = 0;
 
 	*first = NULL;
 	*skip = 0;
@@ -102,12 +143,17 @@ share_plan(struct rte_mbuf *m, uint32_t c, unsigned int ncopies,
 			*first = s;
 			*skip = c > off ? c - off : 0;
 		}
-		if ((uint32_t)data_refs(s) + ncopies > UINT16_MAX)
-			return -EOVERFLOW;
+		refs = data_refs(s);
+		max_refs = RTE_MAX(max_refs, refs);
 		n++;
 	}
 	*k = n;
-	return n + 1 > RTE_MBUF_MAX_NB_SEGS ? -EOVERFLOW : 0;
+	if (n + 1 > RTE_MBUF_MAX_NB_SEGS)
+		return -EOVERFLOW;
+	/* quick bound: every shared segment on the fullest counter */
+	if ((uint64_t)max_refs + (uint64_t)ncopies * n <= UINT16_MAX)
+		return 0;
+	return refs_fit(*first, n, ncopies) ? 0 : -EOVERFLOW;
 }
 
 /* Get n mbufs from mp into v, all or nothing. */

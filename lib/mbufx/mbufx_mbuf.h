@@ -131,6 +131,14 @@ mbufx_trailing_space(const struct rte_mbuf *seg)
  * the packet metadata is moved to it; the old first segment is not
  * modified at all. The new bytes are uninitialised.
  *
+ * A chained header holds only the len new bytes: the packet's own headers
+ * stay in the second segment. Transmit paths that need every header in the
+ * first segment (the rte_eth_tx_prepare() of Intel and many other PMDs
+ * fails with ENOTSUP for checksum and TSO offloads otherwise, and then
+ * writes the pseudo-header checksum into those headers) call
+ * mbufx_unshare_hdr(zs, m, l2_len + l3_len + l4_len) after the prepend:
+ * it copies them into the header mbuf, in place when it has room.
+ *
  * @param zs
  *   Zone set providing header mbufs.
  * @param m
@@ -236,6 +244,12 @@ void *mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  * Every copy carries m's metadata. Allocations are counted in the zone
  * set's fan-out counters.
  *
+ * hdr_len should cover every byte the transmit path writes: for checksum
+ * or TSO offloads that is l2_len + l3_len + l4_len, since the
+ * rte_eth_tx_prepare() of Intel and many other PMDs writes the
+ * pseudo-header checksum into the L4 header and wants the headers in the
+ * first segment.
+ *
  * @param zs
  *   Zone set providing header and indirect mbufs.
  * @param m
@@ -253,7 +267,10 @@ void *mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  *   - -EINVAL: NULL argument, n == 0, or hdr_len out of range;
  *   - -ENOMEM: the header zone ran out;
  *   - -EOVERFLOW: more than RTE_MBUF_MAX_NB_SEGS segments per copy, or
- *     m's data referenced by more than UINT16_MAX - n mbufs.
+ *     a reference counter of m's data (the owning mbuf's refcnt, or an
+ *     external buffer's shinfo refcnt) would exceed UINT16_MAX: each copy
+ *     takes one reference per shared segment, so a counter used by s
+ *     segments of m needs n * s free counts.
  */
 int mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m,
 		uint16_t hdr_len, struct rte_mbuf **copies, unsigned int n);

@@ -165,13 +165,16 @@ struct mbufx_rx_chunk {
 	uint64_t delta;		/**< iova - va, modulo 2^64 */
 };
 
-/** @internal */
+/**
+ * @internal Counters of an rx context, written by its owning thread only
+ * (see struct mbufx_rx_stats for their meaning).
+ */
 struct mbufx_rx_counters {
-	uint64_t refilled;
-	uint64_t refill_fails;
-	uint64_t refill_missed;
-	uint64_t attached;
-	uint64_t returned;
+	uint64_t refilled;	/**< buffers handed out by refill */
+	uint64_t refill_fails;	/**< refill calls that got fewer than asked */
+	uint64_t refill_missed;	/**< buffers asked for but not available */
+	uint64_t attached;	/**< buffers turned into mbufs by attach */
+	uint64_t returned;	/**< buffers given back unused */
 };
 
 /**
@@ -180,23 +183,26 @@ struct mbufx_rx_counters {
  */
 struct mbufx_rx {
 	/* read-mostly fast-path line */
-	struct rte_mempool *mp;
+	struct rte_mempool *mp;	/**< pool the buffers come from */
 	uint64_t rearm;		/**< rearm word: data_off, refcnt 1, nb_segs 1, port */
 	uint64_t iova_delta;	/**< LINEAR: iova = va + iova_delta */
 	uint32_t data_offset;	/**< object -> data address */
-	uint32_t nb_chunks;
-	enum mbufx_rx_iova_kind iova_kind;
-	uint32_t page_shift;	/**< PAGES */
+	uint32_t nb_chunks;	/**< entries of chunks[] */
+	enum mbufx_rx_iova_kind iova_kind; /**< how refill computes IOVAs */
+	uint32_t page_shift;	/**< PAGES: log2 of the table's page size */
 	uintptr_t page_base;	/**< PAGES: address of page_delta[0]'s page */
 	const uint64_t *page_delta; /**< PAGES: iova - va per page */
 	const struct mbufx_rx_chunk *chunks; /**< sorted by start */
-	uint16_t port;
-	uint16_t headroom;
-	uint16_t room;
-	uint16_t flags;
-	uint32_t nb_pages;
+	uint16_t port;		/**< mbuf port written at attach */
+	uint16_t headroom;	/**< data_off written at attach */
+	uint16_t room;		/**< bytes a buffer takes at its data address */
+	uint16_t flags;		/**< MBUFX_RX_F_* given at create */
+	uint32_t nb_pages;	/**< PAGES: entries of page_delta[] */
 
-	/* written by the owning thread only, read by anyone (relaxed) */
+	/**
+	 * Counters: written by the owning thread only, read by anyone
+	 * (relaxed loads).
+	 */
 	struct mbufx_rx_counters cnt __rte_cache_aligned;
 };
 
@@ -304,7 +310,10 @@ void mbufx_rx_dump(FILE *f, const struct mbufx_rx *rx);
 unsigned int mbufx_rx_get_partial(struct rte_mempool *mp, void **objs,
 		unsigned int n);
 
-/* single writer: plain add, but a torn-free store for concurrent readers */
+/**
+ * @internal Add v to counter field of rx. Single writer: a plain add, but
+ * a torn-free store for concurrent readers.
+ */
 #define MBUFX_RX_CNT_ADD(rx, field, v) \
 	__atomic_store_n(&(rx)->cnt.field, (rx)->cnt.field + (v), \
 			 __ATOMIC_RELAXED)

@@ -53,7 +53,9 @@ struct mbufx_zone_stats {
 	uint64_t prepend_chained;	/**< a header mbuf was chained */
 	uint64_t pullup_noop;		/**< already contiguous */
 	uint64_t pullup_inplace;	/**< no allocation */
-	uint64_t pullup_alloc;		/**< fresh first segment */
+	/** an mbuf was allocated: a fresh first segment, or an indirect
+	 * mbuf replacing a shared segment structure */
+	uint64_t pullup_alloc;
 	uint64_t fanout_hdr_alloc;	/**< header mbufs allocated */
 	uint64_t fanout_hdr_saved;	/**< copies served by the original */
 	uint64_t fanout_deep;		/**< copies made as private copies */

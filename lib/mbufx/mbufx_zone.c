@@ -227,7 +227,11 @@ mbufx_zone_set_create(const char *name, int socket_id,
 		}
 		zs->room[z] = p.data_room[z] - RTE_PKTMBUF_HEADROOM;
 	}
-	zs->max_len = p.data_room[MBUFX_ZONE_JUMBO] - RTE_PKTMBUF_HEADROOM;
+	/* publish: lookup (lock-free, maybe from another process) sees the
+	 * memzone from the reserve on, but the set only once max_len is set */
+	__atomic_store_n(&zs->max_len,
+			 p.data_room[MBUFX_ZONE_JUMBO] - RTE_PKTMBUF_HEADROOM,
+			 __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&zone_set_lock);
 	return zs;
 
@@ -238,6 +242,14 @@ fail_pools:
 fail_unlock:
 	rte_spinlock_unlock(&zone_set_lock);
 	return NULL;
+}
+
+/* Complete and not being freed: max_len is stored last by create and
+ * cleared first by free. */
+static int
+zone_set_published(const struct mbufx_zone_set *zs)
+{
+	return __atomic_load_n(&zs->max_len, __ATOMIC_ACQUIRE) != 0;
 }
 
 struct mbufx_zone_set *
@@ -256,7 +268,8 @@ mbufx_zone_set_lookup(const char *name)
 		return NULL;
 	}
 	mz = rte_memzone_lookup(mzname);
-	if (mz == NULL) {
+	/* a set still being created, or being freed, is not published */
+	if (mz == NULL || !zone_set_published(mz->addr)) {
 		rte_errno = ENOENT;
 		return NULL;
 	}
@@ -318,6 +331,8 @@ mbufx_zone_set_free(struct mbufx_zone_set *zs)
 	}
 	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", zs->name);
 	mz = rte_memzone_lookup(mzname);
+	/* unpublish before the pools go */
+	__atomic_store_n(&zs->max_len, 0, __ATOMIC_RELEASE);
 	pools_free(zs);
 	if (mz != NULL)
 		rte_memzone_free(mz);
@@ -348,7 +363,8 @@ walk_one(const struct rte_memzone *mz, void *arg)
 	struct walk_arg *wa = arg;
 
 	if (strncmp(mz->name, MBUFX_ZS_MZ_PREFIX,
-		    sizeof(MBUFX_ZS_MZ_PREFIX) - 1) == 0)
+		    sizeof(MBUFX_ZS_MZ_PREFIX) - 1) == 0 &&
+	    zone_set_published(mz->addr))
 		wa->fn(mz->addr, wa->arg);
 }
 

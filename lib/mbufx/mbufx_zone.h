@@ -40,8 +40,12 @@
  * mbufs go back with rte_pktmbuf_free() from any thread, and a PMD may be
  * fed directly from mbufx_zone_set_pool(zs, MBUFX_ZONE_PKT).
  *
- * Thread safety: create, lookup and free are control-path calls serialised
- * by a lock; they must not race with data-path use of the same set.
+ * Thread safety: create and free are control-path calls serialised by a
+ * lock (with each other and with the telemetry and dump readers). Lookup
+ * takes no lock and never returns a set that is still being created or
+ * already being freed (also to secondary processes); the pointer it returns
+ * stays valid until the set is freed, so a set must not be freed while
+ * another thread may use it.
  * Allocation is multi-thread safe (it is a mempool get); counters are
  * per lcore and written without atomics from EAL lcores (non-EAL threads
  * share one slot updated atomically).
@@ -132,7 +136,9 @@ struct mbufx_zone_lcore_stats {
 	uint64_t prepend_chained;	/**< prepends that chained a header */
 	uint64_t pullup_noop;		/**< already contiguous */
 	uint64_t pullup_inplace;	/**< made contiguous without allocating */
-	uint64_t pullup_alloc;		/**< made contiguous in a fresh segment */
+	/** made contiguous with an allocation: a fresh first segment, or an
+	 * indirect mbuf replacing a shared segment structure */
+	uint64_t pullup_alloc;
 	uint64_t fanout_hdr_alloc;	/**< fan-out header mbufs allocated */
 	uint64_t fanout_hdr_saved;	/**< copies served by the original */
 	uint64_t fanout_deep;		/**< copies made as full private copies */
@@ -151,7 +157,9 @@ struct mbufx_zone_set {
 	 * (data room minus headroom); 0 for a disabled zone. */
 	uint32_t room[MBUFX_ZONE_NUM];
 	/** Largest len mbufx_alloc() accepts: the jumbo room, also when the
-	 * jumbo zone is disabled (requests are then served as chains). */
+	 * jumbo zone is disabled (requests are then served as chains). Stored
+	 * last at creation and cleared first at free: 0 means the set is not
+	 * (or no longer) complete, and lookup does not return it. */
 	uint32_t max_len;
 	int socket_id;			/**< socket the pools live on */
 	uint32_t flags;			/**< MBUFX_ZONE_F_* */
@@ -224,7 +232,8 @@ struct mbufx_zone_set *mbufx_zone_set_create(const char *name, int socket_id,
  * @param name
  *   Name given at creation.
  * @return
- *   The zone set, or NULL with rte_errno = ENOENT (EINVAL for a NULL name).
+ *   The zone set, or NULL with rte_errno = ENOENT (also while the set is
+ *   being created or freed by another thread) or EINVAL (NULL name).
  */
 struct mbufx_zone_set *mbufx_zone_set_lookup(const char *name);
 
