@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * RFC 1812 (section 5.2.2 and 5.3) checks a router makes before forwarding,
+ * and the TTL update. Each check returns 0 or the drop reason that counts
+ * the packet: the header must be complete in the first segment (the caller
+ * pulls it up), the version must match the ether type, the IPv4 header
+ * length must be at least 20 bytes and within the frame, the total length
+ * (IPv6: payload length) must fit the frame and cover the header, the IPv4
+ * header checksum must be right (from the port's Rx flags when it verifies
+ * them, else computed), the TTL must survive the decrement, and addresses
+ * that are never forwarded (5.3.7: 0/8, 127/8 and class E destinations,
+ * limited broadcast, multicast or class E sources) are refused.
+ */
+
+#ifndef L3FWD_RFC1812_H
+#define L3FWD_RFC1812_H
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#include "l3fwd.h"
+
+static inline bool
+l3fwd_martian4(rte_be32_t src_be, rte_be32_t dst_be)
+{
+	uint32_t src = rte_be_to_cpu_32(src_be), dst = rte_be_to_cpu_32(dst_be);
+	uint8_t s8 = src >> 24, d8 = dst >> 24;
+
+	return s8 == 0 || s8 == 127 || s8 >= 224 ||
+	       d8 == 0 || d8 == 127 || d8 >= 240;
+}
+
+/** @return 0, or the l3fwd_drop reason of an IPv4 packet at offset 14 of @p m. */
+static inline unsigned int
+l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_cksum)
+{
+	const uint32_t l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
+	const uint32_t hlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) *
+			      RTE_IPV4_IHL_MULTIPLIER;
+	uint32_t total;
+
+	if (unlikely((ip->version_ihl >> 4) != 4))
+		return L3FWD_DROP_BAD_VERSION;
+	if (unlikely(hlen < sizeof(struct rte_ipv4_hdr)))
+		return L3FWD_DROP_BAD_IHL;
+	if (unlikely(hlen > l3_len))
+		return L3FWD_DROP_TRUNCATED;
+	total = rte_be_to_cpu_16(ip->total_length);
+	if (unlikely(total < hlen || total > l3_len))
+		return L3FWD_DROP_BAD_LEN;
+	if (port_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+	    RTE_MBUF_F_RX_IP_CKSUM_GOOD) {
+		/* verified by the port */
+	} else if (port_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+		   RTE_MBUF_F_RX_IP_CKSUM_BAD) {
+		return L3FWD_DROP_BAD_CKSUM;
+	} else if (unlikely(rte_ipv4_cksum(ip) != 0)) {
+		return L3FWD_DROP_BAD_CKSUM;
+	}
+	if (unlikely(ip->time_to_live <= 1))
+		return L3FWD_DROP_TTL;
+	if (unlikely(l3fwd_martian4(ip->src_addr, ip->dst_addr)))
+		return L3FWD_DROP_MARTIAN;
+	return 0;
+}
+
+/** Decrement the TTL and update the checksum incrementally (RFC 1624, eqn. 3). */
+static inline void
+l3fwd_ttl_dec4(struct rte_ipv4_hdr *ip)
+{
+	/* the 16-bit word holding the TTL (high byte) and the protocol */
+	uint32_t old = (uint32_t)ip->time_to_live << 8 | ip->next_proto_id;
+	uint32_t sum;
+
+	ip->time_to_live--;
+	sum = (uint16_t)~rte_be_to_cpu_16(ip->hdr_checksum) + (uint16_t)~old +
+	      (old - 0x100);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	ip->hdr_checksum = rte_cpu_to_be_16((uint16_t)~sum);
+}
+
+static inline bool
+l3fwd_martian6(const uint8_t *src, const uint8_t *dst)
+{
+	static const uint8_t zero[15];
+
+	/* multicast source; unspecified (::) or loopback (::1) destination */
+	return src[0] == 0xff ||
+	       (memcmp(dst, zero, 15) == 0 && (dst[15] == 0 || dst[15] == 1));
+}
+
+/** @return 0, or the l3fwd_drop reason of an IPv6 packet at offset 14 of @p m. */
+static inline unsigned int
+l3fwd_check6(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
+{
+	const uint32_t l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
+
+	if (unlikely((rte_be_to_cpu_32(ip->vtc_flow) >> 28) != 6))
+		return L3FWD_DROP_BAD_VERSION;
+	if (unlikely(rte_be_to_cpu_16(ip->payload_len) + sizeof(*ip) > l3_len))
+		return L3FWD_DROP_BAD_LEN;
+	if (unlikely(ip->hop_limits <= 1))
+		return L3FWD_DROP_TTL;
+	if (unlikely(l3fwd_martian6(ip->src_addr, ip->dst_addr)))
+		return L3FWD_DROP_MARTIAN;
+	return 0;
+}
+
+#endif /* L3FWD_RFC1812_H */

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mbufx authors
+#
+# Benchmark of the applications -> $MBUFX_BENCH_OUT/apps.json (bench "apps").
+#
+#     devtools/bench-apps.sh BUILD
+#
+# mbufx-l3fwd on mbufx pools against the same app on stock ring_mp_mc pools,
+# A/B interleaved, MBUFX_BENCH_REPS (default 5) repetitions, medians:
+#   - net_ring, no copy, one core (--bench-gen: a software NIC posts buffers,
+#     late attach on mbufx pools, classic refill on stock ones): 64, 1518 and
+#     9000 B; targets >= 1.0x at 64 B, >= 1.3x at 9000 B;
+#   - encapsulation (VLAN, MPLS, GRE) in place with mbufx_prepend against
+#     always chaining a header mbuf (--encap-chain); target >= 1.25x;
+#   - vhost-user, a copying port, with dpdk-testpmd as the generator in
+#     another process: 64, 1518 and 9000 B.
+# Pool sizes are fixed and written into the JSON. Never pass/fail on timing.
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -eq 1 ] || { echo "usage: $0 BUILD"; exit 2; }
+build=$(cd "$1" && pwd)
+out=${MBUFX_BENCH_OUT:-$root/bench-results}
+mkdir -p "$out"
+exec python3 "$root/test/apps/fwdbench.py" bench "$build" --out "$out/apps.json" \
+    --reps "${MBUFX_BENCH_REPS:-5}"
