@@ -3,7 +3,10 @@
 # Copyright(c) 2026 The mbufx authors
 """Closing line of `make test`: summarise BUILD/meson-logs/testlog.json.
 
-    devtools/test-summary.py BUILD
+    devtools/test-summary.py BUILD [BUILD...]
+
+With several build trees (`make test` runs the ASan build's unit tests too)
+the counts are added up; tests of the second tree are named BUILD:test.
 
 meson writes testlog.json (one JSON object per test, one per line) anew on
 every `meson test`. This prints the failed and skipped tests by name, then a
@@ -25,28 +28,30 @@ SKIPPED = {"SKIP"}
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         print(__doc__.strip().splitlines()[0])
-        print("usage: test-summary.py BUILD")
-        return 2
-    path = os.path.join(sys.argv[1], "meson-logs", "testlog.json")
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = [line for line in f if line.strip()]
-    except OSError as e:
-        print(f"test-summary: {e}")
+        print("usage: test-summary.py BUILD [BUILD...]")
         return 2
     passed, failed, skipped = [], [], []
-    for line in lines:
-        t = json.loads(line)
-        result = t.get("result", "ERROR")
-        name = t.get("name", "?")
-        if result in PASSED:
-            passed.append(name)
-        elif result in SKIPPED:
-            skipped.append(name)
-        else:
-            failed.append(f"{name} ({result})")
+    for i, build in enumerate(sys.argv[1:]):
+        path = os.path.join(build, "meson-logs", "testlog.json")
+        try:
+            with open(path, encoding="utf-8") as f:
+                lines = [line for line in f if line.strip()]
+        except OSError as e:
+            print(f"test-summary: {e}")
+            return 2
+        tag = "" if i == 0 else os.path.basename(os.path.normpath(build)) + ":"
+        for line in lines:
+            t = json.loads(line)
+            result = t.get("result", "ERROR")
+            name = tag + t.get("name", "?")
+            if result in PASSED:
+                passed.append(name)
+            elif result in SKIPPED:
+                skipped.append(name)
+            else:
+                failed.append(f"{name} ({result})")
     if skipped:
         print("skipped: " + ", ".join(skipped))
     if failed:

@@ -211,10 +211,13 @@ main(int argc, char **argv)
 	struct mbufx_test_cmd *c;
 	unsigned int pass = 0, fail = 0, skip = 0;
 	const char *env;
-	int nargs = argc, i, ret;
+	int nargs = argc, i, ret, secondary;
 
 	memcpy(args, argv, sizeof(args[0]) * argc);
-	if (!has_arg(argc, argv, "--no-huge") && !has_arg(argc, argv, "-m") &&
+	/* a secondary attaches to the primary: its memory, its prefix as given */
+	secondary = has_arg(argc, argv, "--proc-type=secondary");
+	if (!secondary &&
+	    !has_arg(argc, argv, "--no-huge") && !has_arg(argc, argv, "-m") &&
 			!has_arg(argc, argv, "--socket-mem") &&
 			(getenv("MBUFX_TEST_NO_HUGE") != NULL || !hugepages_usable())) {
 		/* --huge-unlink is refused together with --no-huge */
@@ -235,7 +238,8 @@ main(int argc, char **argv)
 	}
 	args[nargs] = NULL;
 	no_huge = has_arg(nargs, args, "--no-huge");
-	unique_prefix(nargs, args, prefix, sizeof(prefix));
+	if (!secondary)
+		unique_prefix(nargs, args, prefix, sizeof(prefix));
 
 	env = getenv("MBUFX_TEST_SEED");
 	ret = rte_eal_init(nargs, args);
@@ -265,7 +269,8 @@ main(int argc, char **argv)
 	}
 	printf("%u passed, %u failed, %u skipped\n", pass, fail, skip);
 	rte_eal_cleanup();
-	remove_runtime_dir(runtime_dir);
+	if (!secondary)
+		remove_runtime_dir(runtime_dir);
 	if (fail != 0)
 		return 1;
 	return pass == 0 && skip != 0 ? TEST_SKIPPED : 0;

@@ -15,10 +15,13 @@
  */
 
 #include <inttypes.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -279,6 +282,17 @@ test_lifo(void)
 			TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &o), "get");
 			TEST_ASSERT(o == objs[i], "cache %u: object %u of %u "
 				    "not LIFO", cache, i, 3 * MAG);
+		}
+		rte_mempool_put_bulk(mp, objs, 3 * MAG);
+
+		/* one put of several magazines: reverse order out, too */
+		TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, 3 * MAG),
+				    "get");
+		rte_mempool_put_bulk(mp, objs, 3 * MAG);
+		for (i = 3 * MAG; i-- > 0;) {
+			TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &o), "get");
+			TEST_ASSERT(o == objs[i], "cache %u: object %u of a bulk "
+				    "put of %u not LIFO", cache, i, 3 * MAG);
 		}
 		rte_mempool_put_bulk(mp, objs, 3 * MAG);
 		TEST_RUN(check_full(mp));
@@ -574,6 +588,120 @@ out:
 	return ret;
 }
 
+/*
+ * Bulk calls need no stack in proportion to their size: a thread with a small
+ * stack takes a whole big pool in one call and returns it in one call (the
+ * driver moves thousands of magazines there).
+ */
+#define BIG_BULK (1u << 21)
+#define SMALL_STACK (24u * 1024)
+
+struct big_bulk {
+	struct rte_mempool *mp;
+	void **objs;
+	int ret;
+};
+
+static void *
+big_bulk_thread(void *arg)
+{
+	struct big_bulk *b = arg;
+
+	if (rte_mempool_generic_get(b->mp, b->objs, BIG_BULK, NULL) != 0)
+		return NULL;
+	if (rte_mempool_generic_get(b->mp, &b->objs[BIG_BULK], 1, NULL) == 0)
+		return NULL;
+	rte_mempool_generic_put(b->mp, b->objs, BIG_BULK, NULL);
+	b->ret = 0;
+	return NULL;
+}
+
+static int
+test_big_bulk_small_stack(void)
+{
+	struct big_bulk b = { NULL, NULL, -1 };
+	pthread_attr_t attr;
+	pthread_t tid;
+	int ret;
+
+	b.mp = rte_mempool_create_empty("bigbulk", BIG_BULK, 8, 0, 0,
+					SOCKET_ID_ANY,
+					RTE_MEMPOOL_F_NO_CACHE_ALIGN);
+	TEST_ASSERT_NOT_NULL(b.mp, "create: %s", rte_strerror(rte_errno));
+	if (rte_mempool_set_ops_byname(b.mp, OPS, NULL) != 0 ||
+	    rte_mempool_populate_default(b.mp) != (int)BIG_BULK) {
+		rte_mempool_free(b.mp);
+		TEST_ASSERT(0, "populate %u objects", BIG_BULK);
+	}
+	b.objs = calloc(BIG_BULK + 1, sizeof(void *));
+	TEST_ASSERT_NOT_NULL(b.objs, "calloc");
+	pthread_attr_init(&attr);
+	ret = pthread_attr_setstacksize(&attr, SMALL_STACK);
+	if (ret == 0)
+		ret = pthread_create(&tid, &attr, big_bulk_thread, &b);
+	pthread_attr_destroy(&attr);
+	if (ret == 0)
+		pthread_join(tid, NULL);
+	else
+		printf("no thread with a %u-byte stack: %s\n", SMALL_STACK,
+		       strerror(ret));
+	free(b.objs);
+	if (ret == 0 && b.ret != 0)
+		printf("bulk get/put of %u objects failed\n", BIG_BULK);
+	if (ret == 0 && b.ret == 0 && check_full(b.mp) != TEST_SUCCESS)
+		b.ret = -1;
+	rte_mempool_free(b.mp);
+	if (ret != 0)
+		return TEST_SKIPPED;
+	return b.ret == 0 ? TEST_SUCCESS : TEST_FAILED;
+}
+
+/*
+ * An lcore enters its slot without a fence; a thief fences it with
+ * membarrier(2), which works only in a process that registered for it. After
+ * an lcore used a pool and a steal ran, this process is registered: the
+ * private expedited command succeeds (it fails with EPERM otherwise) and,
+ * where the kernel tells (Linux 6.3+), the global expedited registration that
+ * thieves in secondary processes need is there too.
+ */
+#define MEMBARRIER_GET_REGISTRATIONS (1 << 9)	/* not in older headers */
+
+static int
+test_membarrier_registered(void)
+{
+	struct rte_mempool *mp;
+	void *objs[100];
+	unsigned int worker;
+	long cmds, regs;
+
+	cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	if (cmds < 0 || (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0 ||
+	    (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) == 0) {
+		printf("no expedited membarrier here: lcores lock their slot\n");
+		return TEST_SKIPPED;
+	}
+	worker = rte_get_next_lcore(-1, 1, 0);
+	if (worker >= RTE_MAX_LCORE)
+		return TEST_SKIPPED;
+	mp = plain_pool("mb_reg", 100, 64, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	/* objects in the worker's magazines, then all of them from here */
+	rte_eal_remote_launch(take_all_put_back, mp, worker);
+	TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
+	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, 100), "steal");
+	rte_mempool_put_bulk(mp, objs, 100);
+	rte_mempool_free(mp);
+	TEST_ASSERT_EQUAL(syscall(__NR_membarrier,
+				  MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0), 0,
+			  "process not registered for membarrier");
+	regs = syscall(__NR_membarrier, MEMBARRIER_GET_REGISTRATIONS, 0, 0);
+	if (regs >= 0)
+		TEST_ASSERT((regs & MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) &&
+			    (regs & MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED),
+			    "registrations %#lx", regs);
+	return TEST_SUCCESS;
+}
+
 /* get_info answers (no contiguous blocks); dump works on our pools. */
 static int
 test_info(void)
@@ -608,6 +736,8 @@ static const struct mbufx_test_suite mempool_mbufx_suite = {
 		MBUFX_TEST_CASE(test_non_eal_thread),
 		MBUFX_TEST_CASE(test_zones_and_telemetry),
 		MBUFX_TEST_CASE(test_info),
+		MBUFX_TEST_CASE(test_membarrier_registered),
+		MBUFX_TEST_CASE(test_big_bulk_small_stack),
 		MBUFX_TEST_CASES_END(),
 	},
 };
@@ -902,10 +1032,199 @@ test_jumbo_contig(void)
 	return TEST_SUCCESS;
 }
 
+/* IOVA of a byte of external memory, from its memseg (fake IOVAs here). */
+static rte_iova_t
+ext_iova(const void *va)
+{
+	const struct rte_memseg *ms = rte_mem_virt2memseg(va, NULL);
+
+	if (ms == NULL || ms->iova == RTE_BAD_IOVA)
+		return RTE_BAD_IOVA;
+	return ms->iova + RTE_PTR_DIFF(va, ms->addr);
+}
+
+static void
+ext_check_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	struct iova_check *c = arg;
+	struct rte_mbuf *m = obj;
+	char *first = m->buf_addr, *last = first + m->buf_len - 1;
+	rte_iova_t a = ext_iova(first), b = ext_iova(last);
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(i);
+	c->n++;
+	if (a == RTE_BAD_IOVA || b - a != m->buf_len - 1u || a != m->buf_iova)
+		c->bad++;
+}
+
+/*
+ * A jumbo pool on external memory (rte_malloc_heap_memory_add) whose pages
+ * are not IOVA-contiguous, in either IOVA mode: the ring driver takes it with
+ * page-bounded objects, so the jumbo zone must too (no IOVA-contiguous chunk
+ * to be had, in VA mode as well: external memory has its own IOVAs).
+ */
+#define EXT_PAGES 16
+static int
+test_jumbo_external_memory(void)
+{
+	const size_t pg = RTE_PGSIZE_2M, len = EXT_PAGES * pg;
+	rte_iova_t iovas[EXT_PAGES];
+	struct rte_mempool *mp;
+	struct iova_check c = { 0, 0 };
+	unsigned int i, n = 1024;
+	int socket, ret = TEST_SUCCESS;
+	void *base, *va;
+
+	base = mmap(NULL, len + pg, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(base != MAP_FAILED, "mmap");
+	va = RTE_PTR_ALIGN_CEIL(base, pg);
+	/* every page somewhere else: no two pages IOVA-contiguous */
+	for (i = 0; i < EXT_PAGES; i++)
+		iovas[i] = (rte_iova_t)1 << 36 | (rte_iova_t)(EXT_PAGES - i) *
+			4 * pg;
+	if (rte_malloc_heap_create("mbufx_ext") != 0 ||
+	    rte_malloc_heap_memory_add("mbufx_ext", va, len, iovas, EXT_PAGES,
+				       pg) != 0) {
+		printf("external heap: %s\n", rte_strerror(rte_errno));
+		rte_malloc_heap_destroy("mbufx_ext");
+		munmap(base, len + pg);
+		return TEST_FAILED;
+	}
+	socket = rte_malloc_heap_get_socket("mbufx_ext");
+
+	/* the premise: the stock driver succeeds here */
+	mp = rte_pktmbuf_pool_create_by_ops("ext_ring", n, 0, 0, 9344, socket,
+					    "ring_mp_mc");
+	if (mp == NULL) {
+		printf("ring driver on external memory: %s\n",
+		       rte_strerror(rte_errno));
+		ret = TEST_FAILED;
+	}
+	rte_mempool_free(mp);
+
+	mp = rte_pktmbuf_pool_create_by_ops("ext_jumbo", n, 0, 0, 9344, socket,
+					    OPS);
+	if (ret == TEST_SUCCESS && mp == NULL) {
+		printf("jumbo zone on external memory (IOVA mode %s): %s\n",
+		       rte_eal_iova_mode() == RTE_IOVA_VA ? "VA" : "PA",
+		       rte_strerror(rte_errno));
+		ret = TEST_FAILED;
+	}
+	if (mp != NULL) {
+		rte_mempool_obj_iter(mp, ext_check_obj, &c);
+		printf("external memory: %u objects, %u chunks, %u not "
+		       "IOVA-contiguous\n", c.n, mp->nb_mem_chunks, c.bad);
+		if (c.n != n || c.bad != 0 || check_full(mp) != TEST_SUCCESS ||
+		    check_drain(mp) != TEST_SUCCESS)
+			ret = TEST_FAILED;
+		rte_mempool_free(mp);
+	}
+	if (rte_malloc_heap_memory_remove("mbufx_ext", va, len) != 0 ||
+	    rte_malloc_heap_destroy("mbufx_ext") != 0) {
+		printf("external heap not released: %s\n",
+		       rte_strerror(rte_errno));
+		ret = TEST_FAILED;
+	}
+	munmap(base, len + pg);
+	return ret;
+}
+
+/*
+ * Other ways to populate a jumbo pool: anonymous memory
+ * (rte_mempool_populate_anon), and RTE_MEMPOOL_F_NO_IOVA_CONTIG. Wherever the
+ * ring driver populates the pool, the jumbo zone does too, with every object
+ * IOVA-contiguous when its IOVA is known.
+ */
+static struct rte_mempool *
+jumbo_pool_by(const char *name, const char *ops, unsigned int n,
+	      unsigned int flags, int anon)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = 9344,
+		.mbuf_priv_size = 0,
+	};
+	struct rte_mempool *mp;
+	int ret;
+
+	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + 9344,
+				      0, sizeof(priv), SOCKET_ID_ANY, flags);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, ops, NULL) != 0)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &priv);
+	ret = anon ? rte_mempool_populate_anon(mp) :
+		rte_mempool_populate_default(mp);
+	if (ret != (int)n)
+		goto fail;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+fail:
+	rte_mempool_free(mp);
+	return NULL;
+}
+
+static void
+iova_known_check(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
+{
+	if (rte_mempool_virt2iova(obj) == RTE_BAD_IOVA)
+		return;
+	jumbo_check_obj(mp, arg, obj, i);
+}
+
+static int
+test_jumbo_populate_variants(void)
+{
+	static const struct {
+		const char *name;
+		unsigned int flags;
+		int anon;
+	} v[] = {
+		{ "default", 0, 0 },
+		{ "anon", 0, 1 },
+		{ "no_iova_contig", RTE_MEMPOOL_F_NO_IOVA_CONTIG, 0 },
+		{ "no_iova_contig_anon", RTE_MEMPOOL_F_NO_IOVA_CONTIG, 1 },
+	};
+	struct rte_mempool *mp;
+	struct iova_check c;
+	unsigned int i, n = 600;
+	int ring_ok, ret = TEST_SUCCESS;
+
+	for (i = 0; i < RTE_DIM(v); i++) {
+		mp = jumbo_pool_by("jv_ring", "ring_mp_mc", n, v[i].flags,
+				   v[i].anon);
+		ring_ok = mp != NULL;
+		rte_mempool_free(mp);
+		mp = jumbo_pool_by("jv_mbufx", OPS, n, v[i].flags, v[i].anon);
+		printf("jumbo pool, %s: ring %s, mbufx %s", v[i].name,
+		       ring_ok ? "populated" : "failed",
+		       mp != NULL ? "populated" : "failed");
+		if (mp == NULL) {
+			printf("\n");
+			if (ring_ok)
+				ret = TEST_FAILED;
+			continue;
+		}
+		c = (struct iova_check){ 0, 0 };
+		rte_mempool_obj_iter(mp, iova_known_check, &c);
+		printf(", %u chunks, %u of %u checked objects not "
+		       "IOVA-contiguous\n", mp->nb_mem_chunks, c.bad, c.n);
+		if (c.bad != 0 || check_full(mp) != TEST_SUCCESS ||
+		    check_drain(mp) != TEST_SUCCESS)
+			ret = TEST_FAILED;
+		rte_mempool_free(mp);
+	}
+	return ret;
+}
+
 static const struct mbufx_test_suite jumbo_suite = {
 	.name = "mempool_mbufx_jumbo",
 	.cases = {
 		MBUFX_TEST_CASE(test_jumbo_contig),
+		MBUFX_TEST_CASE(test_jumbo_external_memory),
+		MBUFX_TEST_CASE(test_jumbo_populate_variants),
 		MBUFX_TEST_CASES_END(),
 	},
 };

@@ -37,12 +37,20 @@
  * takes each active slot's lock, raises its steal flag, and waits until the
  * owner is not inside an operation. The owner side is an asymmetric Dekker
  * handshake: it stores busy = 1 and then reads steal, with only a compiler
- * barrier between, because the thief issues membarrier(2)
- * (MEMBARRIER_CMD_PRIVATE_EXPEDITED) between raising steal and reading busy,
- * which forces a full barrier on every running thread of the process. Either
- * the thief sees busy == 1 and waits, or the owner sees steal == 1 and takes
- * the slot lock instead. Where membarrier is not available the owner takes
- * its slot lock on entry instead: one uncontended atomic (correct, slower).
+ * barrier between, because the thief issues membarrier(2) between raising
+ * steal and reading busy, which forces a full barrier on every running thread
+ * of the owners' process. Either the thief sees busy == 1 and waits, or the
+ * owner sees steal == 1 and takes the slot lock instead.
+ *
+ * membarrier works only for a process that registered for it, and the
+ * registration is per process while the pool is shared: the process that
+ * activates a slot (the primary: the only one with per-lcore slots) registers
+ * first, for MEMBARRIER_CMD_PRIVATE_EXPEDITED (its own thieves) and
+ * MEMBARRIER_CMD_GLOBAL_EXPEDITED (thieves in secondary processes), and marks
+ * the slot asym only when both worked; otherwise that owner takes its slot
+ * lock on entry: one uncontended atomic (correct, slower). A thief fences
+ * with the command that reaches the owners; when the call fails it gives up
+ * the steal rather than touch a slot it could not fence.
  *
  * Lock order: steal_lock, then slot locks, then the depot lock (innermost).
  * An owner inside an operation may take only the depot lock, so a thief that
@@ -83,24 +91,32 @@
 
 RTE_LOG_REGISTER(mbufx_mp_logtype, pmd.mempool.mbufx, NOTICE);
 
-/* 1: membarrier usable, 0: not, -1: not probed yet */
+/*
+ * 1: this process is registered for both expedited membarriers, 0: it
+ * cannot be, -1: not asked yet. Registering twice is harmless.
+ */
 static int membarrier_ok = -1;
 
 static int
 membarrier_probe(void)
 {
+	int ok = __atomic_load_n(&membarrier_ok, __ATOMIC_ACQUIRE);
 	long cmds;
 
-	if (membarrier_ok >= 0)
-		return membarrier_ok;
+	if (ok >= 0)
+		return ok;
 	cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-	membarrier_ok = cmds >= 0 &&
+	ok = cmds >= 0 &&
 		(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 &&
+		(cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
 		syscall(__NR_membarrier,
-			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
-	if (!membarrier_ok)
+			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0 &&
+		syscall(__NR_membarrier,
+			MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0) == 0;
+	if (!ok)
 		MBUFX_MP_LOG(INFO, "membarrier unavailable: lcores lock their slot");
-	return membarrier_ok;
+	__atomic_store_n(&membarrier_ok, ok, __ATOMIC_RELEASE);
+	return ok;
 }
 
 /* Secondary processes share the primary's lcore ids: they use the shared slot. */
@@ -181,7 +197,6 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 	p->size = mp->size;
 	p->mp = mp;
 	p->zone = mbufx_mp_classify(mp, &p->data_room);
-	p->asym = membarrier_probe();
 
 	p->mags = rte_zmalloc_socket("mbufx_mags",
 				     (size_t)p->mag_stride * p->nb_mags,
@@ -237,18 +252,22 @@ mbufx_mp_free(struct rte_mempool *mp)
 	mp->pool_data = NULL;
 }
 
-/* Give an lcore slot its two magazines; 0 when it cannot (use shared). */
+/*
+ * Give an lcore slot its two magazines; 0 when it cannot (use shared). The
+ * owner's process registers for membarrier before its first fence-free entry.
+ */
 static int
 slot_activate(struct mbufx_pool *p, struct mbufx_slot *s)
 {
 	struct mbufx_depot *d = &p->depot;
-	int ok = 0;
+	int asym = membarrier_probe(), ok = 0;
 
 	rte_spinlock_lock(&d->lock);
 	if (d->slots_left > 0 && d->nb_empty >= 2) {
 		d->slots_left--;
 		s->cur = mag_pop(&d->empty, &d->nb_empty);
 		s->prev = mag_pop(&d->empty, &d->nb_empty);
+		s->asym = asym;
 		ok = 1;
 	}
 	rte_spinlock_unlock(&d->lock);
@@ -270,6 +289,27 @@ slot_local(const struct mbufx_slot *s)
 }
 
 /*
+ * Detach the top m magazines of a depot stack (caller holds the depot lock):
+ * returns the first; *last is the m-th, still linked from the one before.
+ * Bulk calls of any size move magazines as such chains: no array on the
+ * stack in proportion to n.
+ */
+static inline struct mbufx_mag *
+mag_chain_pop(struct mbufx_mag **head, uint32_t *nb, unsigned int m,
+	      struct mbufx_mag **last)
+{
+	struct mbufx_mag *first = *head, *l = first;
+	unsigned int i;
+
+	for (i = 1; i < m; i++)
+		l = l->next;
+	*head = l->next;
+	*nb -= m;
+	*last = l;
+	return first;
+}
+
+/*
  * Get n objects, more than cur holds: cur, then prev, then full magazines
  * from the depot. The most recently freed objects go to the end of objs (the
  * mempool cache hands out its top first). Nothing changes on -ENOBUFS.
@@ -280,8 +320,8 @@ slot_get_refill(struct mbufx_pool *p, struct mbufx_slot *s, void **objs,
 {
 	struct mbufx_depot *d = &p->depot;
 	struct mbufx_mag *cur = s->cur, *prev = s->prev;
-	struct mbufx_mag *tmp[n / p->mag_cap + 1];
-	unsigned int pos, need, m, i, k;
+	struct mbufx_mag *first, *last, *mg, *pen = NULL;
+	unsigned int pos, need, m, k;
 
 	if (n <= slot_local(s)) {
 		/* prev is full: drain cur, then the top of prev */
@@ -308,28 +348,31 @@ slot_get_refill(struct mbufx_pool *p, struct mbufx_slot *s, void **objs,
 		rte_spinlock_unlock(&d->lock);
 		return -ENOBUFS;
 	}
-	for (i = 0; i < m; i++)
-		tmp[i] = mag_pop(&d->full, &d->nb_full);
+	first = mag_chain_pop(&d->full, &d->nb_full, m, &last);
 	/* prev is drained (its objects are copied): hand it back now */
 	prev->n = 0;
 	mag_push(&d->empty, &d->nb_empty, prev);
 	rte_spinlock_unlock(&d->lock);
 
-	/* all but the last popped magazine are drained whole */
-	for (i = 0; i < m; i++) {
+	/* top of the stack first; all but the last are drained whole */
+	for (mg = first; ; pen = mg, mg = mg->next) {
 		k = RTE_MIN(pos, p->mag_cap);
 		pos -= k;
-		tmp[i]->n -= k;
-		memcpy(&objs[pos], &tmp[i]->objs[tmp[i]->n], sizeof(void *) * k);
+		mg->n -= k;
+		memcpy(&objs[pos], &mg->objs[mg->n], sizeof(void *) * k);
+		if (mg == last)
+			break;
 	}
 	cur->n = 0;
-	s->cur = tmp[m - 1];
+	s->cur = last;
 	s->prev = cur;
 	s->st.mags_in += m;
-	if (m > 1) {
+	if (pen != NULL) {
+		/* first .. pen are empty, still linked: one splice */
 		rte_spinlock_lock(&d->lock);
-		for (i = 0; i < m - 1; i++)
-			mag_push(&d->empty, &d->nb_empty, tmp[i]);
+		pen->next = d->empty;
+		d->empty = first;
+		d->nb_empty += m - 1;
 		rte_spinlock_unlock(&d->lock);
 	}
 	return 0;
@@ -361,7 +404,7 @@ slot_put_spill(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 {
 	struct mbufx_depot *d = &p->depot;
 	struct mbufx_mag *cur = s->cur, *prev = s->prev;
-	struct mbufx_mag *tmp[n / p->mag_cap + 1];
+	struct mbufx_mag *first, *last, *mg, *next, *full = NULL;
 	unsigned int k, m, i;
 
 	k = p->mag_cap - cur->n;
@@ -394,28 +437,40 @@ slot_put_spill(struct mbufx_pool *p, struct mbufx_slot *s, void * const *objs,
 	mag_push(&d->full, &d->nb_full, prev);
 	if (m > 1)
 		mag_push(&d->full, &d->nb_full, cur);
-	for (i = 0; i < m; i++)
-		tmp[i] = mag_pop(&d->empty, &d->nb_empty);
+	first = mag_chain_pop(&d->empty, &d->nb_empty, m, &last);
 	rte_spinlock_unlock(&d->lock);
 	s->st.mags_out += m > 1 ? 2 : 1;
 
-	for (i = 0; i < m; i++) {
+	/*
+	 * Fill in chain order. The last two become cur and prev; the others
+	 * are full and go to the depot, relinked in reverse so that the one
+	 * filled last is on top (LIFO).
+	 */
+	for (mg = first, i = 0; i < m; i++, mg = next) {
+		next = mg->next;
 		k = RTE_MIN(n, p->mag_cap);
-		memcpy(tmp[i]->objs, objs, sizeof(void *) * k);
-		tmp[i]->n = k;
+		memcpy(mg->objs, objs, sizeof(void *) * k);
+		mg->n = k;
 		objs += k;
 		n -= k;
+		if (i + 2 < m) {
+			mg->next = full;
+			full = mg;
+		} else if (i + 2 == m) {
+			s->prev = mg;
+		}
 	}
-	s->cur = tmp[m - 1];
+	s->cur = last;
 	if (m == 1) {
 		s->prev = cur;
 		return 0;
 	}
-	s->prev = tmp[m - 2];
-	if (m > 2) {
+	if (full != NULL) {
+		/* first is the bottom of the reversed chain */
 		rte_spinlock_lock(&d->lock);
-		for (i = 0; i < m - 2; i++)
-			mag_push(&d->full, &d->nb_full, tmp[i]);
+		first->next = d->full;
+		d->full = full;
+		d->nb_full += m - 2;
 		rte_spinlock_unlock(&d->lock);
 		s->st.mags_out += m - 2;
 	}
@@ -449,7 +504,7 @@ slot_enter(struct mbufx_pool *p, int *locked)
 	if (likely(lcore < RTE_MAX_LCORE && primary_process())) {
 		s = &p->slots[lcore];
 		if (likely(s->active) || slot_activate(p, s)) {
-			if (likely(p->asym)) {
+			if (likely(s->asym)) {
 				__atomic_store_n(&s->busy, 1, __ATOMIC_RELAXED);
 				/* the thief's membarrier orders store and load */
 				rte_compiler_barrier();
@@ -508,6 +563,32 @@ slot_fixup(struct mbufx_slot *s)
 }
 
 /*
+ * Order the thief's steal flags before its reads of busy, for every owner
+ * that may enter fence-free: a full barrier on the owners' running threads.
+ * Those are in the primary, registered when their slots activated.
+ */
+static int
+steal_fence(int asym)
+{
+	static int warned;
+	long ret;
+
+	if (!asym) {
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+		return 0;
+	}
+	if (primary_process())
+		ret = membarrier_probe() ? syscall(__NR_membarrier,
+			MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) : -1;
+	else
+		ret = syscall(__NR_membarrier,
+			      MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
+	if (ret != 0 && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		MBUFX_MP_LOG(ERR, "membarrier failed: no steal from other lcores");
+	return ret == 0 ? 0 : -1;
+}
+
+/*
  * The slow path of an all-or-nothing dequeue: gather from every slot and the
  * depot. Called with no lock held and outside slot_enter/leave.
  */
@@ -519,7 +600,7 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 	struct mbufx_slot *me, *s;
 	uint64_t avail;
 	unsigned int i, pos;
-	int ret = -ENOBUFS;
+	int ret = -ENOBUFS, asym = 0;
 
 	rte_spinlock_lock(&p->steal_lock);
 	/* freeze every active slot, ours included */
@@ -529,11 +610,16 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 			continue;
 		rte_spinlock_lock(&s->lock);
 		__atomic_store_n(&s->steal, 1, __ATOMIC_RELAXED);
+		asym |= s->asym;
 	}
-	if (p->asym)
-		syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-	else
-		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* our own slot first (hottest), then the others, then the depot */
+	me = &p->slots[primary_process() && lcore < RTE_MAX_LCORE &&
+		       p->slots[lcore].steal ? lcore : MBUFX_SHARED_SLOT];
+	if (steal_fence(asym) != 0) {
+		/* an owner may be inside its slot: leave them all alone */
+		me->st.empty++;
+		goto unfreeze;
+	}
 	avail = 0;
 	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
 		s = &p->slots[i];
@@ -544,9 +630,6 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 		avail += slot_local(s);
 	}
 
-	/* our own slot first (hottest), then the others, then the depot */
-	me = &p->slots[lcore < RTE_MAX_LCORE && p->slots[lcore].steal ?
-		       lcore : MBUFX_SHARED_SLOT];
 	rte_spinlock_lock(&d->lock);
 	avail += (uint64_t)d->nb_full * p->mag_cap;
 	if (avail < n) {
@@ -583,6 +666,7 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 	ret = 0;
 out:
 	rte_spinlock_unlock(&d->lock);
+unfreeze:
 	for (i = MBUFX_NB_SLOTS; i-- > 0;) {
 		s = &p->slots[i];
 		if (!s->steal)
@@ -632,10 +716,9 @@ mbufx_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 	 * Not enough here nor in the depot. Gather from other lcores only when
 	 * a lock-free estimate says enough objects are stranded there: a pool
 	 * that is simply empty fails fast (a forwarder under overload retries
-	 * its refill often), and a secondary process cannot fence the
-	 * primary's lcores at all.
+	 * its refill often).
 	 */
-	if (!primary_process() || mbufx_mp_count(p) < n) {
+	if (mbufx_mp_count(p) < n) {
 		s = slot_enter(p, &locked);
 		s->st.empty++;
 		slot_leave(s, locked);

@@ -89,7 +89,8 @@ struct mbufx_slot_stats {
 struct mbufx_slot {
 	uint32_t busy;		/**< owner is inside an operation */
 	uint32_t steal;		/**< a thief owns the slot */
-	uint32_t active;	/**< has its two magazines */
+	uint16_t active;	/**< has its two magazines */
+	uint16_t asym;		/**< owner enters fence-free: thieves membarrier */
 	rte_spinlock_t lock;	/**< thieves; every user of the shared slot */
 	struct mbufx_mag *cur;
 	struct mbufx_mag *prev;
@@ -120,7 +121,6 @@ struct mbufx_pool {
 	uint32_t mag_cap;		/**< objects per magazine */
 	uint32_t mag_stride;		/**< bytes per magazine */
 	uint32_t nb_mags;
-	uint32_t asym;			/**< owners may skip the full fence */
 	uint32_t contig;		/**< memory requested as one IOVA chunk */
 	struct rte_mempool *mp;
 	struct mbufx_mag *mags;

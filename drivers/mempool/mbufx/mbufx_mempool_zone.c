@@ -22,11 +22,21 @@
  * lets the EAL hand out as many chunks as it likes. For the jumbo zone the
  * driver asks for the whole pool as ONE IOVA-contiguous chunk, densely
  * packed (a 9.3 KiB object may straddle a page because the chunk is
- * contiguous), whenever the EAL can give it: always in IOVA-as-VA mode, and
- * in PA mode when a probe reservation of that size succeeds. Otherwise it
- * falls back to the default, page-bounded placement, in which every object is
- * still IOVA-contiguous (it never crosses a page) - so the driver never fails
- * where the ring driver would succeed.
+ * contiguous), whenever the EAL can give it: in IOVA-as-VA mode, when a
+ * probe reservation of that size succeeds (it does for the EAL's own memory
+ * unless the heap is fragmented; external memory has IOVAs of its own).
+ * Otherwise it falls back to the default, page-bounded placement, in which
+ * every object is still IOVA-contiguous (it never crosses a page) - so the
+ * driver never fails where the ring driver would succeed. Objects take the
+ * IOVAs of their pages, checked page by page.
+ *
+ * Not in PA mode: there, physically contiguous pages are a lottery over the
+ * kernel's hugepage pool, shared by every process. A probe that succeeds
+ * proves nothing about the reservation that follows it (the probe's pages go
+ * back to the kernel, another process may take them), and 22.11's
+ * rte_mempool_populate_default() has no fallback once it asked for an
+ * IOVA-contiguous chunk: pool creation would fail now and then. Use
+ * --iova-mode=va for the one-chunk jumbo zone.
  */
 
 #include <stdio.h>
@@ -74,15 +84,17 @@ mbufx_mp_zone_name(enum mbufx_mp_zone zone)
 	}
 }
 
-/* Can the EAL give an IOVA-contiguous chunk of len bytes right now? */
+/*
+ * Can the EAL give an IOVA-contiguous chunk of len bytes right now? Ask it,
+ * in VA mode too: external memory keeps its own IOVAs, and a fragmented heap
+ * may have no VA-contiguous len bytes where smaller chunks would do.
+ */
 static int
 contig_probe(const struct rte_mempool *mp, size_t len, size_t align)
 {
 	const struct rte_memzone *mz;
 	char name[RTE_MEMZONE_NAMESIZE];
 
-	if (rte_eal_iova_mode() == RTE_IOVA_VA)
-		return 1;
 	snprintf(name, sizeof(name), "mbufx_probe_%p", (const void *)mp);
 	mz = rte_memzone_reserve_aligned(name, len, mp->socket_id,
 					 RTE_MEMZONE_IOVA_CONTIG, align);
@@ -102,6 +114,7 @@ mbufx_mp_calc_mem_size(const struct rte_mempool *mp, uint32_t obj_num,
 
 	/* pg_shift 0: no IOVA constraint at all, the default is dense */
 	if (p != NULL && p->zone == MBUFX_MP_ZONE_JUMBO && pg_shift != 0 &&
+	    rte_eal_iova_mode() == RTE_IOVA_VA &&
 	    obj_num == mp->size - mp->populated_size &&
 	    (mp->flags & RTE_MEMPOOL_F_NO_IOVA_CONTIG) == 0) {
 		len = total * obj_num;
@@ -120,6 +133,36 @@ mbufx_mp_calc_mem_size(const struct rte_mempool *mp, uint32_t obj_num,
 						    min_chunk_size, align);
 }
 
+/* The IOVA of va as the EAL's memory map has it (as the mempool library). */
+static rte_iova_t
+page_iova(const void *va, const struct rte_memseg_list *msl)
+{
+	const struct rte_memseg *ms = rte_mem_virt2memseg(va, msl);
+
+	if (ms == NULL || ms->iova == RTE_BAD_IOVA)
+		return rte_mem_virt2iova(va);
+	return ms->iova + RTE_PTR_DIFF(va, ms->addr);
+}
+
+/*
+ * End of the IOVA-contiguous run that starts at off, page by page. The EAL
+ * hands out "IOVA-contiguous" memzones that are not, on external memory in
+ * legacy mode (--legacy-mem, --no-huge): trust the pages, not the chunk.
+ */
+static size_t
+run_end(char *va, size_t off, size_t len, const struct rte_memseg_list *msl,
+	rte_iova_t start)
+{
+	size_t pg = msl->page_sz, end;
+
+	end = RTE_MIN((size_t)RTE_PTR_DIFF(RTE_PTR_ALIGN_CEIL(va + off + 1, pg),
+					   va), len);
+	while (end < len && start != RTE_BAD_IOVA &&
+	       page_iova(va + end, msl) == start + (end - off))
+		end = RTE_MIN(end + pg, len);
+	return end;
+}
+
 int
 mbufx_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 		  rte_iova_t iova, size_t len,
@@ -127,20 +170,36 @@ mbufx_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 {
 	struct mbufx_pool *p = mp->pool_data;
 	size_t total = mp->header_size + mp->elt_size + mp->trailer_size;
-	size_t off = 0;
-	unsigned int i;
+	const struct rte_memseg_list *msl;
+	size_t off = 0, start = 0, end = len;
+	unsigned int i = 0;
 	char *obj;
 
 	if (p == NULL || !p->contig || iova == RTE_BAD_IOVA)
 		return rte_mempool_op_populate_default(mp, max_objs, vaddr,
 						       iova, len, obj_cb,
 						       obj_cb_arg);
-	/* one IOVA-contiguous chunk: pack the objects, pages do not matter */
-	for (i = 0; i < max_objs && off + total <= len; i++) {
-		obj = (char *)vaddr + off + mp->header_size;
-		obj_cb(mp, obj_cb_arg, obj, iova + off + mp->header_size);
-		rte_mempool_ops_enqueue_bulk(mp, (void **)&obj, 1);
-		off += total;
+	/*
+	 * An IOVA-contiguous chunk: pack the objects, pages do not matter.
+	 * Should the chunk break after all, pack each contiguous run.
+	 */
+	msl = rte_mem_virt2memseg_list(vaddr);
+	if (msl != NULL && msl->page_sz != 0)
+		end = run_end(vaddr, 0, len, msl, iova);
+	while (i < max_objs) {
+		for (; i < max_objs && off + total <= end; i++) {
+			obj = (char *)vaddr + off + mp->header_size;
+			obj_cb(mp, obj_cb_arg, obj, iova == RTE_BAD_IOVA ?
+			       RTE_BAD_IOVA :
+			       iova + (off - start) + mp->header_size);
+			rte_mempool_ops_enqueue_bulk(mp, (void **)&obj, 1);
+			off += total;
+		}
+		if (end == len)
+			break;
+		off = start = end;
+		iova = page_iova((char *)vaddr + start, msl);
+		end = run_end(vaddr, start, len, msl, iova);
 	}
 	return i;
 }
