@@ -18,7 +18,10 @@
 #
 # Results go to $MBUFX_BENCH_OUT (default: bench-results/ at the top of the
 # tree). MBUFX_BENCH_REPS (default 5) sets the repetitions of every
-# benchmark that honours it. The build is not rebuilt here (make bench
+# benchmark that honours it. MBUFX_BENCH_RT=1 runs the perf suite (one
+# process, short runs) under SCHED_RR (chrt -r 50), so that other jobs on a
+# shared machine do not preempt the measured loops; the multi-process
+# benchmarks (testpmd, apps) always run at normal priority. The build is not rebuilt here (make bench
 # builds first).
 set -u
 
@@ -49,8 +52,14 @@ if [ -z "$perf" ]; then
 - no perf-suite test registered"
 else
     echo "tests: $perf"
+    rt=""
+    if [ "${MBUFX_BENCH_RT:-0}" = 1 ] && command -v chrt >/dev/null; then
+        rt="chrt -r 50"
+        notes="$notes
+- perf suite run under SCHED_RR (MBUFX_BENCH_RT=1)"
+    fi
     # shellcheck disable=SC2086
-    meson test -C "$build" --no-rebuild --suite perf --num-processes 1 \
+    $rt meson test -C "$build" --no-rebuild --suite perf --num-processes 1 \
         --timeout-multiplier 4 --print-errorlogs --verbose ||
         failed="$failed perf-suite"
 fi

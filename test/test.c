@@ -59,11 +59,36 @@ mbufx_test_no_huge(void)
 	return no_huge;
 }
 
+/* Results of cases or commands, and the verdict they make together. */
+struct tally {
+	unsigned int pass, fail, skip;
+};
+
+static void
+tally_add(struct tally *t, int ret)
+{
+	if (ret == TEST_SUCCESS)
+		t->pass++;
+	else if (ret == TEST_SKIPPED)
+		t->skip++;
+	else
+		t->fail++;
+}
+
+/* Failed when one failed, skipped when all that ran skipped. */
+static int
+tally_result(const struct tally *t)
+{
+	if (t->fail != 0)
+		return TEST_FAILED;
+	return t->pass == 0 && t->skip != 0 ? TEST_SKIPPED : TEST_SUCCESS;
+}
+
 int
 mbufx_test_suite_run(const struct mbufx_test_suite *suite)
 {
 	const struct mbufx_test_case *tc;
-	unsigned int pass = 0, fail = 0, skip = 0;
+	struct tally t = { 0, 0, 0 };
 	int ret;
 
 	printf(" + ------------------------------------------------------- +\n");
@@ -84,24 +109,17 @@ mbufx_test_suite_run(const struct mbufx_test_suite *suite)
 			ret = tc->fn();
 		if (tc->teardown != NULL)
 			tc->teardown();
-		if (ret == TEST_SUCCESS)
-			pass++;
-		else if (ret == TEST_SKIPPED)
-			skip++;
-		else
-			fail++;
-		printf(" + TestCase [%3u] : %s %s\n", pass + skip + fail,
+		tally_add(&t, ret);
+		printf(" + TestCase [%3u] : %s %s\n", t.pass + t.skip + t.fail,
 		       tc->name, ret == TEST_SUCCESS ? "succeeded" :
 		       ret == TEST_SKIPPED ? "skipped" : "FAILED");
 		fflush(stdout);
 	}
 	if (suite->teardown != NULL)
 		suite->teardown();
-	printf(" + %s: %u passed, %u failed, %u skipped\n", suite->name, pass,
-	       fail, skip);
-	if (fail != 0)
-		return TEST_FAILED;
-	return pass == 0 && skip != 0 ? TEST_SKIPPED : TEST_SUCCESS;
+	printf(" + %s: %u passed, %u failed, %u skipped\n", suite->name,
+	       t.pass, t.fail, t.skip);
+	return tally_result(&t);
 }
 
 static int
@@ -209,7 +227,7 @@ main(int argc, char **argv)
 	char *args[argc + 4];
 	char prefix[256], runtime_dir[PATH_MAX];
 	struct mbufx_test_cmd *c;
-	unsigned int pass = 0, fail = 0, skip = 0;
+	struct tally t = { 0, 0, 0 };
 	const char *env;
 	int nargs = argc, i, ret, secondary;
 
@@ -259,19 +277,12 @@ main(int argc, char **argv)
 				printf("%s\n", c->name);
 			continue;
 		}
-		ret = run_cmd(args[i]);
-		if (ret == TEST_SUCCESS)
-			pass++;
-		else if (ret == TEST_SKIPPED)
-			skip++;
-		else
-			fail++;
+		tally_add(&t, run_cmd(args[i]));
 	}
-	printf("%u passed, %u failed, %u skipped\n", pass, fail, skip);
+	printf("%u passed, %u failed, %u skipped\n", t.pass, t.fail, t.skip);
 	rte_eal_cleanup();
 	if (!secondary)
 		remove_runtime_dir(runtime_dir);
-	if (fail != 0)
-		return 1;
-	return pass == 0 && skip != 0 ? TEST_SKIPPED : 0;
+	ret = tally_result(&t);
+	return ret == TEST_FAILED ? 1 : ret;
 }

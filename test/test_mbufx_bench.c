@@ -36,12 +36,10 @@
  *    the checksum (jumbo-9000-copy, informational).
  */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -50,6 +48,7 @@
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
+#include "bench_util.h"
 #include "mbufx.h"
 #include "mbufx_test.h"
 
@@ -92,24 +91,6 @@ struct bcase {
 	double med[MAX_VARIANTS];
 };
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(const double *v, unsigned int n)
-{
-	double t[MAX_REPS];
-
-	memcpy(t, v, sizeof(*v) * n);
-	qsort(t, n, sizeof(*t), cmp_double);
-	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
 /*
  * r repetitions; each is the median of SUB short sub-runs per variant,
  * interleaved A B, B A, ... A sub-run lasts a fraction of a millisecond,
@@ -131,10 +112,10 @@ bcase_run(struct bcase *c, unsigned int r)
 				sub[v][j] = c->run(v, c->arg);
 			}
 		for (v = 0; v < c->nv; v++)
-			c->res[v][i] = median(sub[v], SUB);
+			c->res[v][i] = bench_median(sub[v], SUB);
 	}
 	for (v = 0; v < c->nv; v++)
-		c->med[v] = median(c->res[v], r);
+		c->med[v] = bench_median(c->res[v], r);
 	printf("  %-12s", c->name);
 	for (v = 0; v < c->nv; v++)
 		printf("  %s %.1f", c->vname[v], c->med[v]);
@@ -406,22 +387,12 @@ row_ratio(const struct row *r)
 static void
 json_row(FILE *f, const struct row *r, int last)
 {
-	unsigned int v, i;
 	double ratio = row_ratio(r);
 
 	fprintf(f, "  {\"case\": \"%s\", \"metric\": \"%s\", \"better\": \"%s\",\n"
-		"   \"values\": {", r->name, r->metric,
-		r->higher ? "higher" : "lower");
-	for (v = 0; v < r->nv; v++)
-		fprintf(f, "%s\"%s\": %.3f", v ? ", " : "", r->key[v], r->val[v]);
-	fprintf(f, "},\n   \"runs\": {");
-	for (v = 0; v < r->nv; v++) {
-		fprintf(f, "%s\"%s\": [", v ? ", " : "", r->key[v]);
-		for (i = 0; r->runs[v] != NULL && i < reps; i++)
-			fprintf(f, "%s%.3f", i ? ", " : "", r->runs[v][i]);
-		fprintf(f, "]");
-	}
-	fprintf(f, "},\n   \"baseline\": \"%s\", \"ratio\": %.3f",
+		"   ", r->name, r->metric, r->higher ? "higher" : "lower");
+	bench_json_variants(f, r->nv, r->key, r->val, r->runs, reps, 3);
+	fprintf(f, ",\n   \"baseline\": \"%s\", \"ratio\": %.3f",
 		r->key[r->base], ratio);
 	if (r->target > 0)
 		fprintf(f, ", \"target\": %.2f, \"met\": %s", r->target,
@@ -449,8 +420,7 @@ test_lib_perf(void)
 	static double mpps[16][MAX_VARIANTS][MAX_REPS];
 	struct mbufx_zone_params p;
 	struct mbufx_zone_stats s0, s1;
-	char path[512];
-	const char *dir, *env;
+	char path[512], env[2048];
 	unsigned int nc = 0, nr = 0, i, v, k;
 	uint64_t hdr_allocs[3];
 	double fan_allocs[3][2];
@@ -458,10 +428,7 @@ test_lib_perf(void)
 	static const unsigned int fan[] = { 2, 4, 8 };
 	FILE *f;
 
-	env = getenv("MBUFX_BENCH_REPS");
-	reps = env != NULL ? (unsigned int)atoi(env) : 7;
-	reps = RTE_MAX(reps, 5u);
-	reps = RTE_MIN(reps, (unsigned int)MAX_REPS / 3);
+	reps = bench_reps(7, MAX_REPS / 3);
 	tsc_mhz = (double)rte_get_tsc_hz() / 1e6;
 
 	mbufx_zone_params_init(&p);
@@ -485,28 +452,16 @@ test_lib_perf(void)
 	printf("libmbufx benchmarks: %u repetitions, TSC %.0f MHz, lcore %u\n",
 	       reps, tsc_mhz, rte_lcore_id());
 	for (i = 0; i < RTE_DIM(enc); i++) {
-		struct bcase *c = &cs[nc++];
-
 		snprintf(path, sizeof(path), "encap-%u", enc[i]);
-		c->name = strdup(path);
-		c->nv = 2;
-		c->vname[0] = "mbufx";
-		c->vname[1] = "ipv4_multicast";
-		c->run = run_encap;
-		c->arg = enc[i];
-		bcase_run(c, reps);
+		cs[nc] = (struct bcase){ strdup(path), 2,
+			{ "mbufx", "ipv4_multicast" }, run_encap, enc[i] };
+		bcase_run(&cs[nc++], reps);
 	}
 	for (i = 0; i < RTE_DIM(fan); i++) {
-		struct bcase *c = &cs[nc++];
-
 		snprintf(path, sizeof(path), "fanout-%u", fan[i]);
-		c->name = strdup(path);
-		c->nv = 3;
-		c->vname[0] = "mbufx";
-		c->vname[1] = "ipv4_multicast";
-		c->vname[2] = "ipv4_multicast+meta";
-		c->run = run_fanout;
-		c->arg = fan[i];
+		cs[nc] = (struct bcase){ strdup(path), 3,
+			{ "mbufx", "ipv4_multicast", "ipv4_multicast+meta" },
+			run_fanout, fan[i] };
 		/* header allocations, measured once: counters vs baseline */
 		mbufx_zone_set_stats(zs, &s0);
 		run_fanout(0, fan[i]);
@@ -516,41 +471,24 @@ test_lib_perf(void)
 		run_fanout(1, fan[i]);
 		fan_allocs[i][0] = (double)hdr_allocs[i] / FANOUT_N;
 		fan_allocs[i][1] = (double)base_hdr_allocs / FANOUT_N;
-		bcase_run(c, reps);
+		bcase_run(&cs[nc++], reps);
 	}
 	for (i = 0; i < 2; i++) {
-		struct bcase *c = &cs[nc++];
-
-		c->name = i == 0 ? "pullup-64" : "pullup-128";
-		c->nv = 3;
-		c->vname[0] = "mbufx";
-		c->vname[1] = "linearize";
-		c->vname[2] = "copy";
-		c->run = run_pullup;
-		c->arg = i == 0 ? 64 : 128;
-		bcase_run(c, reps);
+		cs[nc] = (struct bcase){ i == 0 ? "pullup-64" : "pullup-128", 3,
+			{ "mbufx", "linearize", "copy" }, run_pullup,
+			i == 0 ? 64 : 128 };
+		bcase_run(&cs[nc++], reps);
 	}
 	for (i = 0; i < 2; i++) {
-		struct bcase *c = &cs[nc++];
-
-		c->name = i == 0 ? "alloc" : "alloc-bulk";
-		c->nv = 2;
-		c->vname[0] = "mbufx";
-		c->vname[1] = "direct";
-		c->run = run_alloc;
-		c->arg = i;
-		bcase_run(c, reps * 3);
+		cs[nc] = (struct bcase){ i == 0 ? "alloc" : "alloc-bulk", 2,
+			{ "mbufx", "direct" }, run_alloc, i };
+		bcase_run(&cs[nc++], reps * 3);
 	}
 	for (i = 0; i < 2; i++) {
-		struct bcase *c = &cs[nc++];
-
-		c->name = i == 0 ? "jumbo-9000" : "jumbo-9000-copy";
-		c->nv = 2;
-		c->vname[0] = "mbufx";
-		c->vname[1] = "chain-2k";
-		c->run = run_jumbo;
-		c->arg = JUMBO_LEN | (i == 0 ? 0 : JUMBO_NOCK);
-		bcase_run(c, reps);
+		cs[nc] = (struct bcase){ i == 0 ? "jumbo-9000" :
+			"jumbo-9000-copy", 2, { "mbufx", "chain-2k" }, run_jumbo,
+			JUMBO_LEN | (i == 0 ? 0 : JUMBO_NOCK) };
+		bcase_run(&cs[nc++], reps);
 	}
 	TEST_ASSERT_SUCCESS(mbufx_zone_set_audit(zs, stdout), "leak");
 
@@ -573,7 +511,7 @@ test_lib_perf(void)
 					mpps[i][v][k] = c->res[v][k];
 				to_mpps(mpps[i][v], nrun);
 				r->key[v] = c->vname[v];
-				r->val[v] = median(mpps[i][v], nrun);
+				r->val[v] = bench_median(mpps[i][v], nrun);
 				r->runs[v] = mpps[i][v];
 			}
 			if (c->name[0] == 'e')
@@ -645,16 +583,8 @@ test_lib_perf(void)
 				 "see the runs for the spread");
 	}
 
-	dir = getenv("MBUFX_BENCH_OUT");
-	if (dir == NULL || dir[0] == '\0')
-		dir = "bench-results";
-	mkdir(dir, 0755);
-	snprintf(path, sizeof(path), "%s/lib.json", dir);
-	f = fopen(path, "w");
-	TEST_ASSERT_NOT_NULL(f, "open %s", path);
-	fprintf(f, "{\"bench\": \"lib\",\n \"title\": \"libmbufx: encapsulation, "
-		"fan-out, pullup, allocation dispatch, jumbo frames\",\n"
-		" \"env\": {\"zones\": \"hdr %u x %u B, pkt %u x %u B, jumbo %u x "
+	snprintf(env, sizeof(env),
+		"\"zones\": \"hdr %u x %u B, pkt %u x %u B, jumbo %u x "
 		"%u B, cache %u/%u/%u, ops %s\", \"repetitions\": \"%u (alloc: "
 		"%u), each the median of %u sub-runs, A/B interleaved; values "
 		"are medians of the repetitions\", \"lcores\": \"1 (lcore %u)\", "
@@ -662,19 +592,20 @@ test_lib_perf(void)
 		"packets, alloc + encap + free\", \"fanout\": \"1500-byte "
 		"packets, 14-byte private L2 header per copy\", \"pullup\": "
 		"\"40 + 1400 byte 2-segment packets, batch %u\", \"jumbo\": "
-		"\"%u-byte frames, %u in flight, copy in + checksum\"},\n"
-		" \"rows\": [\n",
+		"\"%u-byte frames, %u in flight, copy in + checksum\"",
 		NPOOL_HDR, zs->params.data_room[0], NPOOL_PKT,
 		zs->params.data_room[1], NPOOL_JUMBO, zs->params.data_room[2],
 		zs->pool[0]->cache_size, zs->pool[1]->cache_size,
 		zs->pool[2]->cache_size, zs->params.ops_name, reps, reps * 3, SUB,
 		rte_lcore_id(), tsc_mhz, BURST, PULL_BATCH, JUMBO_LEN,
 		JUMBO_WINDOW);
+	f = bench_json_open("lib", "libmbufx: encapsulation, fan-out, pullup, "
+			    "allocation dispatch, jumbo frames", env, path,
+			    sizeof(path));
+	TEST_ASSERT_NOT_NULL(f, "cannot write %s", path);
 	for (i = 0; i < nr; i++)
 		json_row(f, &rows[i], i == nr - 1);
-	fprintf(f, " ]}\n");
-	fclose(f);
-	printf("wrote %s\n", path);
+	TEST_ASSERT_SUCCESS(bench_json_close(f, path), "write %s", path);
 	for (i = 0; i < nr; i++)
 		printf("  %-26s %-14s ratio %.3f%s\n", rows[i].name,
 		       rows[i].metric, row_ratio(&rows[i]),

@@ -45,11 +45,9 @@
  * to <MBUFX_BENCH_OUT>/rx.json.
  */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_cpuflags.h>
@@ -66,6 +64,7 @@
 #endif
 
 #include "mbufx.h"
+#include "bench_util.h"
 #include "mbufx_test.h"
 
 #define BURST 32
@@ -74,7 +73,6 @@
 #define POOL_CACHE 256
 /* repetitions: MBUFX_BENCH_REPS (at least 5, at most REPS_MAX), else 11 */
 #define REPS_DEFAULT 11u
-#define REPS_MIN 5u
 #define REPS_MAX 31u
 #define MEASURE_PKTS (256u * 1024)
 #define WINDOWS (MEASURE_PKTS / BURST)
@@ -534,60 +532,28 @@ struct bench_case {
 	double rx[M_NUM][REPS_MAX], loop[M_NUM][REPS_MAX];
 };
 
-static int
-dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(const double *v, unsigned int n)
-{
-	double t[REPS_MAX];
-
-	memcpy(t, v, sizeof(*v) * n);
-	qsort(t, n, sizeof(*t), dbl_cmp);
-	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
-static void
-json_runs(FILE *f, const double *v)
-{
-	unsigned int i;
-
-	for (i = 0; i < reps; i++)
-		fprintf(f, "%s%.2f", i ? ", " : "", v[i]);
-}
-
 static void
 json_row(FILE *f, const struct bench_case *c, int loop, int last)
 {
 	const double (*v)[REPS_MAX] = loop ? c->loop : c->rx;
 	/* the timer cost per packet that was subtracted from each window */
 	double fence = (loop ? 3.0 : 2.0) * (double)overhead / BURST;
+	const double *runs[M_NUM];
 	double med[M_NUM], ratio, raw;
 	unsigned int m;
 
-	for (m = 0; m < M_NUM; m++)
-		med[m] = median(v[m], reps);
+	for (m = 0; m < M_NUM; m++) {
+		med[m] = bench_median(v[m], reps);
+		runs[m] = v[m];
+	}
 	ratio = med[M_CLASSIC] / med[M_LATE];
 	raw = (med[M_CLASSIC] + fence) / (med[M_LATE] + fence);
-	fprintf(f, "    {\"case\": \"ring %u, %u B%s, %s\", "
-		"\"metric\": \"cycles/pkt\", \"better\": \"lower\",\n"
-		"     \"values\": {", c->ring, c->frame, app_name[c->app],
+	fprintf(f, "  {\"case\": \"ring %u, %u B%s, %s\", "
+		"\"metric\": \"cycles/pkt\", \"better\": \"lower\",\n   ",
+		c->ring, c->frame, app_name[c->app],
 		loop ? "core total" : "rx path");
-	for (m = 0; m < M_NUM; m++)
-		fprintf(f, "%s\"%s\": %.2f", m ? ", " : "", mode_key[m],
-			med[m]);
-	fprintf(f, "},\n     \"runs\": {");
-	for (m = 0; m < M_NUM; m++) {
-		fprintf(f, "%s\"%s\": [", m ? ", " : "", mode_key[m]);
-		json_runs(f, v[m]);
-		fprintf(f, "]");
-	}
-	fprintf(f, "},\n     \"baseline\": \"classic\", \"ratio\": %.3f",
+	bench_json_variants(f, M_NUM, mode_key, med, runs, reps, 2);
+	fprintf(f, ",\n   \"baseline\": \"classic\", \"ratio\": %.3f",
 		ratio);
 	if (loop)
 		fprintf(f, ", \"note\": \"rx path plus the app and tx work "
@@ -615,28 +581,19 @@ json_row(FILE *f, const struct bench_case *c, int loop, int last)
 static int
 write_json(struct bench_case *cs, unsigned int nc, const char *env)
 {
-	const char *dir = getenv("MBUFX_BENCH_OUT");
 	char path[512];
 	unsigned int i;
 	FILE *f;
 
-	if (dir == NULL || dir[0] == '\0')
-		dir = "bench-results";
-	mkdir(dir, 0755);
-	snprintf(path, sizeof(path), "%s/rx.json", dir);
-	f = fopen(path, "w");
+	f = bench_json_open("rx", "RX-ring model: late metadata attach against "
+			    "classic refill (cycles per packet)", env, path,
+			    sizeof(path));
 	TEST_ASSERT_NOT_NULL(f, "cannot write %s", path);
-	fprintf(f, "{\"bench\": \"rx\", \"title\": \"RX-ring model: late "
-		"metadata attach against classic refill (cycles per packet)\",\n"
-		" \"env\": {%s},\n \"rows\": [\n", env);
 	for (i = 0; i < nc; i++)
 		json_row(f, &cs[i], 0, 0);
 	for (i = 0; i < nc; i++)
 		json_row(f, &cs[i], 1, i == nc - 1);
-	fprintf(f, " ]}\n");
-	fclose(f);
-	printf("wrote %s\n", path);
-	return TEST_SUCCESS;
+	return bench_json_close(f, path) == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
 
 static const char *
@@ -659,20 +616,6 @@ cpu_model(char *buf, size_t len)
 			break;
 		}
 	fclose(f);
-	return buf;
-}
-
-static const char *
-loadavg(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-
-	snprintf(buf, len, "unknown");
-	if (f != NULL) {
-		if (fgets(buf, (int)len, f) != NULL)
-			buf[strcspn(buf, "\n")] = '\0';
-		fclose(f);
-	}
 	return buf;
 }
 
@@ -744,15 +687,13 @@ test_mbufx_rx_perf(void)
 	struct sim s;
 	uint8_t *evict_buf = NULL, *table = NULL;
 	struct rte_mempool *mp;
-	char env[4096], cpu[128], load[64], caches[128];
+	char env[4096], cpu[128], caches[128];
 	size_t off;
 	unsigned int c, r, k, i;
 	int ret = TEST_FAILED;
 
 	memset(&s, 0, sizeof(s));
-	if (getenv("MBUFX_BENCH_REPS") != NULL)
-		reps = RTE_MIN(RTE_MAX((unsigned int)atoi(
-				getenv("MBUFX_BENCH_REPS")), REPS_MIN), REPS_MAX);
+	reps = bench_reps(REPS_DEFAULT, REPS_MAX);
 	mp = rte_pktmbuf_pool_create_by_ops("rx_perf", POOL_SIZE, POOL_CACHE,
 					    0, RTE_MBUF_DEFAULT_BUF_SIZE,
 					    rte_socket_id(), "mbufx");
@@ -818,15 +759,15 @@ test_mbufx_rx_perf(void)
 		printf("ring %4u frame %4u%-20s: rx path classic %.1f late "
 		       "%.1f (x%.2f) bufs %.1f | core classic %.1f late %.1f "
 		       "(x%.2f)\n", bc->ring, bc->frame, app_name[bc->app],
-		       median(bc->rx[M_CLASSIC], reps),
-		       median(bc->rx[M_LATE], reps),
-		       median(bc->rx[M_CLASSIC], reps) /
-		       median(bc->rx[M_LATE], reps),
-		       median(bc->rx[M_LATE_BUFS], reps),
-		       median(bc->loop[M_CLASSIC], reps),
-		       median(bc->loop[M_LATE], reps),
-		       median(bc->loop[M_CLASSIC], reps) /
-		       median(bc->loop[M_LATE], reps));
+		       bench_median(bc->rx[M_CLASSIC], reps),
+		       bench_median(bc->rx[M_LATE], reps),
+		       bench_median(bc->rx[M_CLASSIC], reps) /
+		       bench_median(bc->rx[M_LATE], reps),
+		       bench_median(bc->rx[M_LATE_BUFS], reps),
+		       bench_median(bc->loop[M_CLASSIC], reps),
+		       bench_median(bc->loop[M_LATE], reps),
+		       bench_median(bc->loop[M_CLASSIC], reps) /
+		       bench_median(bc->loop[M_LATE], reps));
 		fflush(stdout);
 	}
 
@@ -834,11 +775,11 @@ test_mbufx_rx_perf(void)
 	env_add(env, sizeof(env), &off,
 		"\"cpu\": \"%s\", \"caches\": \"%s (a VM reports the host's "
 		"LLC)\", \"tsc_hz\": \"%" PRIu64 "\", \"lcore\": \"%u\", "
-		"\"iova_mode\": \"%s\", \"load\": \"%s\", ",
+		"\"iova_mode\": \"%s\", \"load\": \"%.2f (1 min)\", ",
 		cpu_model(cpu, sizeof(cpu)), cache_sizes(caches, sizeof(caches)),
 		rte_get_tsc_hz(), rte_lcore_id(),
 		rte_eal_iova_mode() == RTE_IOVA_VA ? "va" : "pa",
-		loadavg(load, sizeof(load)));
+		bench_loadavg());
 	env_add(env, sizeof(env), &off,
 		"\"pool\": \"%u mbufs x %u B data room, ops mbufx, per-lcore "
 		"cache %u, %u memory chunks (IOVA lookup: %s); LIFO reuse keeps "

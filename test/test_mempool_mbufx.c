@@ -38,41 +38,10 @@
 #include <rte_ring.h>
 
 #include "mbufx_test.h"
+#include "test_mempool_mbufx_util.h"
 
 #define OPS "mbufx"
 #define MAG 512		/* the largest magazine: crossing magazines matters */
-
-static struct rte_mempool *
-plain_pool(const char *name, unsigned int n, unsigned int elt,
-	   unsigned int cache)
-{
-	struct rte_mempool *mp;
-
-	mp = rte_mempool_create_empty(name, n, elt, cache, 0, SOCKET_ID_ANY, 0);
-	if (mp == NULL)
-		return NULL;
-	if (rte_mempool_set_ops_byname(mp, OPS, NULL) != 0 ||
-	    rte_mempool_populate_default(mp) != (int)n) {
-		rte_mempool_free(mp);
-		return NULL;
-	}
-	return mp;
-}
-
-/* What the driver itself reports (rte_mempool_ops_get_count is internal). */
-static unsigned int
-driver_count(const struct rte_mempool *mp)
-{
-	return rte_mempool_get_ops(mp->ops_index)->get_count(mp);
-}
-
-static int
-cmp_ptr(const void *a, const void *b)
-{
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* The pool is full again: every object came back, nothing was invented. */
 static int
@@ -92,44 +61,7 @@ check_full(struct rte_mempool *mp)
 static int
 check_drain(struct rte_mempool *mp)
 {
-	void **objs;
-	unsigned int i;
-	int ret = TEST_SUCCESS;
-
-	objs = calloc(mp->size + 1, sizeof(*objs));
-	TEST_ASSERT_NOT_NULL(objs, "calloc");
-	if (rte_mempool_generic_get(mp, objs, mp->size, NULL) != 0) {
-		printf("cannot take all %u objects of %s at once\n", mp->size,
-		       mp->name);
-		free(objs);
-		return TEST_FAILED;
-	}
-	if (rte_mempool_generic_get(mp, &objs[mp->size], 1, NULL) == 0) {
-		printf("pool %s handed out object %u of %u\n", mp->name,
-		       mp->size + 1, mp->size);
-		rte_mempool_generic_put(mp, &objs[mp->size], 1, NULL);
-		ret = TEST_FAILED;
-	}
-	if (driver_count(mp) != 0) {
-		printf("pool %s: count %u while drained\n", mp->name,
-		       driver_count(mp));
-		ret = TEST_FAILED;
-	}
-	rte_mempool_generic_put(mp, objs, mp->size, NULL);
-	qsort(objs, mp->size, sizeof(*objs), cmp_ptr);
-	for (i = 0; i + 1 < mp->size; i++)
-		if (objs[i] == objs[i + 1]) {
-			printf("object %p handed out twice\n", objs[i]);
-			ret = TEST_FAILED;
-		}
-	for (i = 0; i < mp->size; i++)
-		if (rte_mempool_from_obj(objs[i]) != mp) {
-			printf("object %p is not from %s\n", objs[i], mp->name);
-			ret = TEST_FAILED;
-			break;
-		}
-	free(objs);
-	return ret;
+	return mu_check_drain(mp, "main lcore");
 }
 
 /* The ops table holds "mbufx" exactly once, whatever loaded the plugin. */
@@ -188,8 +120,9 @@ test_sizes(void)
 						shapes[s].room_or_elt,
 						SOCKET_ID_ANY, OPS);
 				else
-					mp = plain_pool(name, n,
-						shapes[s].room_or_elt, caches[c]);
+					mp = mu_pool_create(name, n,
+						shapes[s].room_or_elt, caches[c],
+						0);
 				TEST_ASSERT_NOT_NULL(mp, "create %s: %s", name,
 						     rte_strerror(rte_errno));
 				TEST_ASSERT_EQUAL(mp->populated_size, n, "%s", name);
@@ -216,7 +149,7 @@ test_count_all_or_nothing(void)
 	unsigned int n = 513, sizes[] = { 1, 31, 32, 63, 64, 65, 128, 129, 200 };
 	unsigned int i, k, taken = 0;
 
-	mp = plain_pool("cnt", n, 64, 0);
+	mp = mu_pool_create("cnt", n, 64, 0, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	for (i = 0; i < RTE_DIM(sizes); i++) {
 		k = sizes[i];
@@ -225,24 +158,24 @@ test_count_all_or_nothing(void)
 		TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, &objs[taken], k),
 				    "get %u with %u free", k, n - taken);
 		taken += k;
-		TEST_ASSERT_EQUAL(driver_count(mp), n - taken,
+		TEST_ASSERT_EQUAL(mu_driver_count(mp), n - taken,
 				  "count after get %u", k);
 	}
 	/* more than is left: refused whole, nothing taken */
 	k = n - taken + 1;
 	TEST_ASSERT_FAIL(rte_mempool_get_bulk(mp, more, k), "get %u of %u", k,
 			 n - taken);
-	TEST_ASSERT_EQUAL(driver_count(mp), n - taken,
+	TEST_ASSERT_EQUAL(mu_driver_count(mp), n - taken,
 			  "refused get changed the count");
 	k = n - taken;
 	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, more, k), "the rest");
-	TEST_ASSERT_EQUAL(driver_count(mp), 0, "empty");
+	TEST_ASSERT_EQUAL(mu_driver_count(mp), 0, "empty");
 	TEST_ASSERT_FAIL(rte_mempool_get_bulk(mp, &more[k], 1), "from empty");
 	TEST_ASSERT_EQUAL(rte_mempool_ops_dequeue_bulk(mp, &more[k], 0), 0,
 			  "n = 0 always succeeds");
 	rte_mempool_put_bulk(mp, more, k);
 	rte_mempool_put_bulk(mp, objs, taken);
-	TEST_ASSERT_EQUAL(driver_count(mp), n, "full");
+	TEST_ASSERT_EQUAL(mu_driver_count(mp), n, "full");
 	/* a request beyond the pool size is refused at once */
 	TEST_ASSERT_FAIL(rte_mempool_ops_dequeue_bulk(mp, objs, n + 1),
 			 "dequeue of size + 1");
@@ -264,7 +197,8 @@ test_lifo(void)
 	unsigned int i, cache;
 
 	for (cache = 0; cache <= 32; cache += 32) {
-		mp = plain_pool(cache ? "lifo_c" : "lifo", 16 * MAG, 64, cache);
+		mp = mu_pool_create(cache ? "lifo_c" : "lifo", 16 * MAG, 64,
+				    cache, 0);
 		TEST_ASSERT_NOT_NULL(mp, "create");
 		TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &o), "get");
 		rte_mempool_put(mp, o);
@@ -360,7 +294,7 @@ test_free_objects_untouched(void)
 
 	objs = calloc(n, sizeof(*objs));
 	TEST_ASSERT_NOT_NULL(objs, "calloc");
-	mp = plain_pool("untouched", n, elt, 0);
+	mp = mu_pool_create("untouched", n, elt, 0, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, n), "get all");
 	for (i = 0; i < n; i++)
@@ -395,25 +329,6 @@ test_free_objects_untouched(void)
  * in that lcore's magazines, yet another lcore can take every one of them.
  */
 static int
-take_all_put_back(void *arg)
-{
-	struct rte_mempool *mp = arg;
-	void **objs = malloc(sizeof(void *) * mp->size);
-
-	if (objs == NULL)
-		return -1;
-	if (rte_mempool_get_bulk(mp, objs, mp->size) != 0) {
-		free(objs);
-		return -1;
-	}
-	/* scatter them: some in magazines, some in the depot */
-	rte_mempool_put_bulk(mp, objs, mp->size / 2);
-	rte_mempool_put_bulk(mp, &objs[mp->size / 2], mp->size - mp->size / 2);
-	free(objs);
-	return 0;
-}
-
-static int
 test_cross_lcore_capacity(void)
 {
 	struct rte_mempool *mp;
@@ -427,9 +342,9 @@ test_cross_lcore_capacity(void)
 	}
 	for (i = 0; i < RTE_DIM(sizes); i++) {
 		snprintf(name, sizeof(name), "xcap_%u", sizes[i]);
-		mp = plain_pool(name, sizes[i], 64, 0);
+		mp = mu_pool_create(name, sizes[i], 64, 0, 0);
 		TEST_ASSERT_NOT_NULL(mp, "create");
-		rte_eal_remote_launch(take_all_put_back, mp, worker);
+		rte_eal_remote_launch(mu_strand, mp, worker);
 		TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
 		/* everything now sits with the worker lcore */
 		TEST_RUN(check_full(mp));
@@ -471,7 +386,7 @@ test_non_eal_thread(void)
 	struct thread_arg t;
 	pthread_t tid;
 
-	mp = plain_pool("noneal", 500, 64, 0);
+	mp = mu_pool_create("noneal", 500, 64, 0, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	t = (struct thread_arg){ .mp = mp, .rounds = 10000, .ret = -1 };
 	TEST_ASSERT_SUCCESS(pthread_create(&tid, NULL, non_eal_thread, &t),
@@ -538,7 +453,8 @@ test_zones_and_telemetry(void)
 						       OPS);
 		TEST_ASSERT_NOT_NULL(mp[i], "create %s", z[i].name);
 	}
-	plain = plain_pool("tz_plain", 100, 2176 + sizeof(struct rte_mbuf), 0);
+	plain = mu_pool_create("tz_plain", 100,
+			       2176 + sizeof(struct rte_mbuf), 0, 0);
 	TEST_ASSERT_NOT_NULL(plain, "plain");
 
 	if (telemetry_query("/mbufx/pools", buf, sizeof(buf)) != 0) {
@@ -624,15 +540,10 @@ test_big_bulk_small_stack(void)
 	pthread_t tid;
 	int ret;
 
-	b.mp = rte_mempool_create_empty("bigbulk", BIG_BULK, 8, 0, 0,
-					SOCKET_ID_ANY,
-					RTE_MEMPOOL_F_NO_CACHE_ALIGN);
-	TEST_ASSERT_NOT_NULL(b.mp, "create: %s", rte_strerror(rte_errno));
-	if (rte_mempool_set_ops_byname(b.mp, OPS, NULL) != 0 ||
-	    rte_mempool_populate_default(b.mp) != (int)BIG_BULK) {
-		rte_mempool_free(b.mp);
-		TEST_ASSERT(0, "populate %u objects", BIG_BULK);
-	}
+	b.mp = mu_pool_create("bigbulk", BIG_BULK, 8, 0,
+			      RTE_MEMPOOL_F_NO_CACHE_ALIGN);
+	TEST_ASSERT_NOT_NULL(b.mp, "create %u objects: %s", BIG_BULK,
+			     rte_strerror(rte_errno));
 	b.objs = calloc(BIG_BULK + 1, sizeof(void *));
 	TEST_ASSERT_NOT_NULL(b.objs, "calloc");
 	pthread_attr_init(&attr);
@@ -683,10 +594,10 @@ test_membarrier_registered(void)
 	worker = rte_get_next_lcore(-1, 1, 0);
 	if (worker >= RTE_MAX_LCORE)
 		return TEST_SKIPPED;
-	mp = plain_pool("mb_reg", 100, 64, 0);
+	mp = mu_pool_create("mb_reg", 100, 64, 0, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	/* objects in the worker's magazines, then all of them from here */
-	rte_eal_remote_launch(take_all_put_back, mp, worker);
+	rte_eal_remote_launch(mu_strand, mp, worker);
 	TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
 	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, 100), "steal");
 	rte_mempool_put_bulk(mp, objs, 100);
@@ -710,7 +621,7 @@ test_info(void)
 	struct rte_mempool_info info = { .contig_block_size = 99 };
 	FILE *f;
 
-	mp = plain_pool("info", 100, 64, 0);
+	mp = mu_pool_create("info", 100, 64, 0, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	TEST_ASSERT_SUCCESS(rte_mempool_ops_get_info(mp, &info), "get_info");
 	TEST_ASSERT_EQUAL(info.contig_block_size, 0, "contig_block_size");
@@ -771,22 +682,10 @@ struct stress {
 static int
 stress_claim(struct stress *st, void **objs, unsigned int n)
 {
-	uint8_t zero;
-	uint32_t idx;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		idx = *(uint32_t *)objs[i];
-		zero = 0;
-		if (idx >= STRESS_OBJS ||
-		    !__atomic_compare_exchange_n(&st->owned[idx], &zero, 1, 0,
-						 __ATOMIC_ACQ_REL,
-						 __ATOMIC_RELAXED)) {
-			__atomic_fetch_add(&st->dup, 1, __ATOMIC_RELAXED);
-			return -1;
-		}
-	}
-	return 0;
+	if (mu_owned_move(st->owned, STRESS_OBJS, objs, n, 0, 1) == n)
+		return 0;
+	__atomic_fetch_add(&st->dup, 1, __ATOMIC_RELAXED);
+	return -1;
 }
 
 static void
@@ -795,7 +694,7 @@ stress_release(struct stress *st, void **objs, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		__atomic_store_n(&st->owned[*(uint32_t *)objs[i]], 0,
+		__atomic_store_n(&st->owned[mu_obj_index(objs[i])], 0,
 				 __ATOMIC_RELEASE);
 }
 
@@ -849,14 +748,6 @@ stress_thread(void *arg)
 	return NULL;
 }
 
-static void
-stress_index(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
-{
-	RTE_SET_USED(mp);
-	RTE_SET_USED(arg);
-	*(uint32_t *)obj = idx;
-}
-
 static int
 stress_run(unsigned int cache)
 {
@@ -875,9 +766,9 @@ stress_run(unsigned int cache)
 	st = rte_zmalloc("stress", sizeof(*st), 0);
 	TEST_ASSERT_NOT_NULL(st, "zmalloc");
 	snprintf(name, sizeof(name), "stress_%u", cache);
-	st->mp = plain_pool(name, STRESS_OBJS, 64, cache);
+	st->mp = mu_pool_create(name, STRESS_OBJS, 64, cache, 0);
 	TEST_ASSERT_NOT_NULL(st->mp, "create");
-	rte_mempool_obj_iter(st->mp, stress_index, NULL);
+	rte_mempool_obj_iter(st->mp, mu_obj_set_index, NULL);
 	for (i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "stress_r%u_%u", cache, i);
 		st->ring[i] = rte_ring_create(name, 4096, SOCKET_ID_ANY, 0);

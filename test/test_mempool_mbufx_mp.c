@@ -49,8 +49,8 @@
 #include <rte_random.h>
 
 #include "mbufx_test.h"
+#include "test_mempool_mbufx_util.h"
 
-#define OPS "mbufx"
 #define MP_POOL "mpx_pool"
 #define MP_STATE "mpx_state"
 #define MP_CTL "mpx_ctl"
@@ -72,79 +72,6 @@ struct mp_state {
 	uint64_t big[4];
 };
 
-static unsigned int
-driver_count(const struct rte_mempool *mp)
-{
-	return rte_mempool_get_ops(mp->ops_index)->get_count(mp);
-}
-
-static int
-cmp_ptr(const void *a, const void *b)
-{
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void
-set_index(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
-{
-	RTE_SET_USED(mp);
-	RTE_SET_USED(arg);
-	*(uint32_t *)obj = idx;
-}
-
-/* Take all objects in one dequeue, check them, put them back. */
-static int
-take_all(struct rte_mempool *mp, const char *who)
-{
-	void *objs[MP_OBJS + 1];
-	unsigned int i;
-	int ret = TEST_SUCCESS;
-
-	if (rte_mempool_ops_dequeue_bulk(mp, objs, mp->size) != 0) {
-		printf("%s: dequeue of all %u free objects refused\n", who,
-		       mp->size);
-		return TEST_FAILED;
-	}
-	if (driver_count(mp) != 0) {
-		printf("%s: count %u when drained\n", who, driver_count(mp));
-		ret = TEST_FAILED;
-	}
-	if (rte_mempool_ops_dequeue_bulk(mp, &objs[mp->size], 1) == 0) {
-		printf("%s: one object more than the pool holds\n", who);
-		rte_mempool_ops_enqueue_bulk(mp, &objs[mp->size], 1);
-		ret = TEST_FAILED;
-	}
-	rte_mempool_ops_enqueue_bulk(mp, objs, mp->size);
-	qsort(objs, mp->size, sizeof(objs[0]), cmp_ptr);
-	for (i = 0; i + 1 < mp->size; i++)
-		if (objs[i] == objs[i + 1]) {
-			printf("%s: object handed out twice\n", who);
-			ret = TEST_FAILED;
-		}
-	if (driver_count(mp) != mp->size) {
-		printf("%s: count %u after putting all back\n", who,
-		       driver_count(mp));
-		ret = TEST_FAILED;
-	}
-	return ret;
-}
-
-/* An lcore takes every object and frees them: they sit in its magazines. */
-static int
-strand(void *arg)
-{
-	struct rte_mempool *mp = arg;
-	void *objs[MP_OBJS];
-	unsigned int half = mp->size / 2;
-
-	if (rte_mempool_generic_get(mp, objs, mp->size, NULL) != 0)
-		return -1;
-	rte_mempool_generic_put(mp, objs, half, NULL);
-	rte_mempool_generic_put(mp, &objs[half], mp->size - half, NULL);
-	return 0;
-}
 
 /* Start this runner again as a secondary in the given role: its pid. */
 static pid_t
@@ -215,21 +142,10 @@ static int
 claim(struct mp_state *st, void **objs, unsigned int n, uint8_t from,
       uint8_t to)
 {
-	unsigned int i, idx;
-	uint8_t want;
-
-	for (i = 0; i < n; i++) {
-		idx = *(uint32_t *)objs[i];
-		want = from;
-		if (idx >= MP_OBJS ||
-		    !__atomic_compare_exchange_n(&st->owned[idx], &want, to, 0,
-						 __ATOMIC_ACQ_REL,
-						 __ATOMIC_RELAXED)) {
-			__atomic_fetch_add(&st->errors, 1, __ATOMIC_RELAXED);
-			return -1;
-		}
-	}
-	return 0;
+	if (mu_owned_move(st->owned, MP_OBJS, objs, n, from, to) == n)
+		return 0;
+	__atomic_fetch_add(&st->errors, 1, __ATOMIC_RELAXED);
+	return -1;
 }
 
 static void
@@ -297,22 +213,16 @@ secondary_create(void)
 	if (mz == NULL)
 		return TEST_FAILED;
 	ctl = mz->addr;
-	mp = rte_mempool_create_empty(MP_POOL, MP_OBJS, 64, 0, 0,
-				      SOCKET_ID_ANY, 0);
+	mp = mu_pool_create(MP_POOL, MP_OBJS, 64, 0, 0);
 	if (mp == NULL)
 		return TEST_FAILED;
-	if (rte_mempool_set_ops_byname(mp, OPS, NULL) != 0 ||
-	    rte_mempool_populate_default(mp) != MP_OBJS) {
-		rte_mempool_free(mp);
-		return TEST_FAILED;
-	}
-	rte_mempool_obj_iter(mp, set_index, NULL);
+	rte_mempool_obj_iter(mp, mu_obj_set_index, NULL);
 	__atomic_store_n(&ctl->ready, 1, __ATOMIC_RELEASE);
 	for (ms = 0; ms < 300000 &&
 	     !__atomic_load_n(&ctl->release, __ATOMIC_ACQUIRE); ms++)
 		usleep(1000);
 	/* everything came back, exactly */
-	ret = driver_count(mp) == MP_OBJS ? TEST_SUCCESS : TEST_FAILED;
+	ret = mu_driver_count(mp) == MP_OBJS ? TEST_SUCCESS : TEST_FAILED;
 	rte_mempool_free(mp);
 	return ret;
 }
@@ -354,7 +264,7 @@ secondary_main(void)
 		return TEST_FAILED;
 	}
 	if (strcmp(role, "drain") == 0)
-		return take_all(mp, "secondary");
+		return mu_check_drain(mp, "secondary");
 	if (strcmp(role, "race") == 0)
 		return secondary_race(mp);
 	printf("secondary: unknown role %s\n", role);
@@ -390,10 +300,10 @@ test_secondary_pool_primary_steal(void)
 	TEST_ASSERT(ctl->ready, "secondary: create pool");
 	pool = rte_mempool_lookup(MP_POOL);
 	TEST_ASSERT_NOT_NULL(pool, "pool made by the secondary");
-	TEST_ASSERT_EQUAL(driver_count(pool), MP_OBJS, "count");
-	rte_eal_remote_launch(strand, pool, worker);
+	TEST_ASSERT_EQUAL(mu_driver_count(pool), MP_OBJS, "count");
+	rte_eal_remote_launch(mu_strand, pool, worker);
 	TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
-	TEST_RUN(take_all(pool, "primary main lcore"));
+	TEST_RUN(mu_check_drain(pool, "primary main lcore"));
 	TEST_ASSERT_EQUAL(syscall(__NR_membarrier,
 				  MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0), 0,
 			  "primary not registered for membarrier (before the "
@@ -406,13 +316,13 @@ static int
 test_secondary_takes_all(void)
 {
 	TEST_ASSERT_NOT_NULL(pool, "no pool");
-	rte_eal_remote_launch(strand, pool, worker);
+	rte_eal_remote_launch(mu_strand, pool, worker);
 	TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
 	TEST_ASSERT_EQUAL(run_secondary("drain"), 0,
 			  "secondary could not take all %u free objects",
 			  pool->size);
-	TEST_ASSERT_EQUAL(driver_count(pool), MP_OBJS, "count");
-	TEST_RUN(take_all(pool, "primary"));
+	TEST_ASSERT_EQUAL(mu_driver_count(pool), MP_OBJS, "count");
+	TEST_RUN(mu_check_drain(pool, "primary"));
 	return TEST_SUCCESS;
 }
 
@@ -457,8 +367,8 @@ test_processes_race(void)
 	TEST_ASSERT_EQUAL(st->errors, 0, "an object seen twice or lost");
 	TEST_ASSERT_EQUAL(sec_ret, 0, "secondary racer");
 	TEST_ASSERT(st->ops[2] > 0 && st->ops[0] > 0, "both processes ran");
-	TEST_ASSERT_EQUAL(driver_count(pool), MP_OBJS, "count at the end");
-	TEST_RUN(take_all(pool, "primary after the race"));
+	TEST_ASSERT_EQUAL(mu_driver_count(pool), MP_OBJS, "count at the end");
+	TEST_RUN(mu_check_drain(pool, "primary after the race"));
 	rte_memzone_free(mz);
 	return TEST_SUCCESS;
 }

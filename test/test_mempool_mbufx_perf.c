@@ -9,7 +9,8 @@
  *
  * Every driver runs the same case back to back, in one process, interleaved
  * (rep 1: mbufx, ring_mp_mc, ring_sp_sc, stack, bucket; rep 2: ...), for
- * MBUFX_BENCH_REPS repetitions (default 5); the medians are compared.
+ * MBUFX_BENCH_REPS repetitions (default 5, at least 5); the medians
+ * are compared.
  * Pools are pktmbuf pools of 2176-byte data room (the packet zone) with
  * fixed sizes, written to the JSON with everything else that matters.
  *
@@ -33,11 +34,9 @@
  * schema devtools/bench-report.py reads.
  */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -50,6 +49,7 @@
 #include <rte_pause.h>
 #include <rte_ring.h>
 
+#include "bench_util.h"
 #include "mbufx_test.h"
 
 #define BURST 32
@@ -73,24 +73,6 @@ struct result {
 };
 
 static unsigned int reps;
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(const double *v, unsigned int n)
-{
-	double s[MAX_REPS];
-
-	memcpy(s, v, sizeof(double) * n);
-	qsort(s, n, sizeof(double), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
 
 static struct rte_mempool *
 pool_create(const char *tag, unsigned int drv, unsigned int n,
@@ -225,21 +207,6 @@ llc_bytes(void)
 	return v > 0 ? (size_t)v : 0;
 }
 
-/* The 1-minute load average: other processes on the machine skew timings. */
-static double
-loadavg(void)
-{
-	double l = -1;
-	FILE *f = fopen("/proc/loadavg", "r");
-
-	if (f != NULL) {
-		if (fscanf(f, "%lf", &l) != 1)
-			l = -1;
-		fclose(f);
-	}
-	return l;
-}
-
 /* --- JSON ---------------------------------------------------------------- */
 
 struct row {
@@ -251,27 +218,21 @@ struct row {
 };
 
 static void
-json_runs(FILE *f, const double *v, unsigned int n)
-{
-	unsigned int i;
-
-	fputc('[', f);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%.2f", i ? ", " : "", v[i]);
-	fputc(']', f);
-}
-
-static void
 json_row(FILE *f, const struct row *r, int last)
 {
-	double med[NB_DRV], ratio;
+	const char *key[NB_DRV];
+	const double *runs[NB_DRV];
+	double med[NB_DRV], val[NB_DRV], ratio;
+	unsigned int d, nv = 0;
 	int base = -1;
-	unsigned int d;
-	int first;
 
 	for (d = 0; d < NB_DRV; d++)
-		if (r->res->ok[d])
-			med[d] = median(r->res->runs[d], reps);
+		if (r->res->ok[d]) {
+			med[d] = bench_median(r->res->runs[d], reps);
+			key[nv] = drv_name[d];
+			val[nv] = med[d];
+			runs[nv++] = r->res->runs[d];
+		}
 	for (d = 1; d < NB_DRV; d++) {
 		if (!r->res->ok[d])
 			continue;
@@ -280,21 +241,8 @@ json_row(FILE *f, const struct row *r, int last)
 			base = d;
 	}
 	fprintf(f, "  {\"case\": \"%s\", \"metric\": \"cycles/obj\", "
-		"\"better\": \"lower\",\n   \"values\": {", r->name);
-	for (d = 0, first = 1; d < NB_DRV; d++)
-		if (r->res->ok[d]) {
-			fprintf(f, "%s\"%s\": %.2f", first ? "" : ", ",
-				drv_name[d], med[d]);
-			first = 0;
-		}
-	fprintf(f, "},\n   \"runs\": {");
-	for (d = 0, first = 1; d < NB_DRV; d++)
-		if (r->res->ok[d]) {
-			fprintf(f, "%s\"%s\": ", first ? "" : ", ", drv_name[d]);
-			json_runs(f, r->res->runs[d], reps);
-			first = 0;
-		}
-	fprintf(f, "}");
+		"\"better\": \"lower\",\n   ", r->name);
+	bench_json_variants(f, nv, key, val, runs, reps, 2);
 	if (r->res->ok[0] && base > 0) {
 		ratio = med[base] / med[0];
 		fprintf(f, ",\n   \"baseline\": \"%s\", \"ratio\": %.3f",
@@ -317,33 +265,18 @@ json_row(FILE *f, const struct row *r, int last)
 static int
 write_json(const struct row *rows, unsigned int nb_rows, const char *env)
 {
-	const char *dir = getenv("MBUFX_BENCH_OUT");
 	char path[512];
 	unsigned int i;
 	FILE *f;
 
-	if (dir == NULL || dir[0] == '\0')
-		dir = "bench-results";
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		printf("mkdir %s: %s\n", dir, strerror(errno));
+	f = bench_json_open("driver", "mempool driver: mbufx against the "
+			    "stock drivers (cycles per object, lower is better)",
+			    env, path, sizeof(path));
+	if (f == NULL)
 		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/driver.json", dir);
-	f = fopen(path, "w");
-	if (f == NULL) {
-		printf("%s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	fprintf(f, "{\"bench\": \"driver\",\n \"title\": \"mempool driver: "
-		"mbufx against the stock drivers (cycles per object, lower is "
-		"better)\",\n \"env\": {%s},\n \"rows\": [\n", env);
 	for (i = 0; i < nb_rows; i++)
 		json_row(f, &rows[i], i == nb_rows - 1);
-	fprintf(f, " ]}\n");
-	if (fclose(f) != 0)
-		return -1;
-	printf("wrote %s\n", path);
-	return 0;
+	return bench_json_close(f, path);
 }
 
 /* --- the benchmark ------------------------------------------------------- */
@@ -458,7 +391,6 @@ bench_cold(unsigned int *nb_objs)
 static int
 test_mempool_mbufx_perf(void)
 {
-	const char *s = getenv("MBUFX_BENCH_REPS");
 	size_t llc = llc_bytes(), cold_cap, elt;
 	unsigned int worker, cold_objs, i, c;
 	struct row rows[2 * NB_CACHE + 1];
@@ -466,9 +398,7 @@ test_mempool_mbufx_perf(void)
 	double load0;
 	const char *cap;
 
-	reps = s != NULL ? (unsigned int)atoi(s) : 5;
-	if (reps < 1 || reps > MAX_REPS)
-		reps = 5;
+	reps = bench_reps(5, MAX_REPS);
 	worker = rte_get_next_lcore(-1, 1, 0);
 	if (worker >= RTE_MAX_LCORE)
 		printf("one lcore only: no pipeline case (run with -l 0-1)\n");
@@ -479,7 +409,7 @@ test_mempool_mbufx_perf(void)
 	cold_objs = (unsigned int)(RTE_MIN(8 * (llc ? llc : 32u << 20),
 					   cold_cap) / elt);
 
-	load0 = loadavg();
+	load0 = bench_loadavg();
 	printf("drivers interleaved, %u repetitions; pools of %u mbufs "
 	       "(2176-byte data room)\n", reps, POOL_SIZE);
 	if (bench_small(worker) != TEST_SUCCESS)
@@ -542,7 +472,7 @@ test_mempool_mbufx_perf(void)
 		 BURST, BULK_OBJS, PIPE_OBJS, COLD_PASSES, PIPE_RING,
 		 rte_get_main_lcore(),
 		 worker < RTE_MAX_LCORE ? (int)worker : -1, rte_get_tsc_hz(),
-		 load0, loadavg());
+		 load0, bench_loadavg());
 	return write_json(rows, i, env) == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
 

@@ -50,8 +50,8 @@
 #include <rte_ring.h>
 
 #include "mbufx_test.h"
+#include "test_mempool_mbufx_util.h"
 
-#define OPS "mbufx"
 #define RACE_MAX_OBJS 300
 #define RACE_BURST 48u
 #define RACE_SQUATTERS 4
@@ -95,57 +95,35 @@ race_fail(struct race *r, const char *fmt, unsigned int a, unsigned int b)
 		snprintf(r->msg, sizeof(r->msg), fmt, a, b);
 }
 
-static unsigned int
-obj_index(void *obj)
-{
-	return *(uint32_t *)obj;
-}
-
 /* The pool handed these out: each must have been inside the pool. */
 static int
 claim(struct race *r, void **objs, unsigned int n)
 {
-	unsigned int i, idx;
-	uint8_t zero;
+	unsigned int i = mu_owned_move(r->owned, r->size, objs, n, 0, 1);
+	uint32_t idx;
 
-	for (i = 0; i < n; i++) {
-		idx = obj_index(objs[i]);
-		zero = 0;
-		if (idx >= r->size) {
-			race_fail(r, "object with bad index %u (size %u)", idx,
-				  r->size);
-			return -1;
-		}
-		if (!__atomic_compare_exchange_n(&r->owned[idx], &zero, 1, 0,
-						 __ATOMIC_ACQ_REL,
-						 __ATOMIC_RELAXED)) {
-			race_fail(r, "object %u handed out twice (size %u)",
-				  idx, r->size);
-			return -1;
-		}
-	}
-	return 0;
+	if (i == n)
+		return 0;
+	idx = mu_obj_index(objs[i]);
+	if (idx >= r->size)
+		race_fail(r, "object with bad index %u (size %u)", idx,
+			  r->size);
+	else
+		race_fail(r, "object %u handed out twice (size %u)", idx,
+			  r->size);
+	return -1;
 }
 
 static int
 release(struct race *r, void **objs, unsigned int n)
 {
-	unsigned int i, idx;
-	uint8_t one;
+	unsigned int i = mu_owned_move(r->owned, r->size, objs, n, 1, 0);
 
-	for (i = 0; i < n; i++) {
-		idx = obj_index(objs[i]);
-		one = 1;
-		if (idx >= r->size ||
-		    !__atomic_compare_exchange_n(&r->owned[idx], &one, 0, 0,
-						 __ATOMIC_ACQ_REL,
-						 __ATOMIC_RELAXED)) {
-			race_fail(r, "object %u freed while free (size %u)",
-				  idx, r->size);
-			return -1;
-		}
-	}
-	return 0;
+	if (i == n)
+		return 0;
+	race_fail(r, "object %u freed while free (size %u)",
+		  mu_obj_index(objs[i]), r->size);
+	return -1;
 }
 
 static void
@@ -219,7 +197,7 @@ race_check_at_rest(struct racer *t)
 		return;
 	}
 	free_objs = r->size - held;
-	count = rte_mempool_get_ops(r->mp->ops_index)->get_count(r->mp);
+	count = mu_driver_count(r->mp);
 	if (count != free_objs) {
 		race_fail(r, "count %u at rest, %u free", count, free_objs);
 		return;
@@ -241,7 +219,7 @@ race_check_at_rest(struct racer *t)
 	}
 	if (claim(r, objs, free_objs) != 0)
 		return;
-	count = rte_mempool_get_ops(r->mp->ops_index)->get_count(r->mp);
+	count = mu_driver_count(r->mp);
 	if (count != 0)
 		race_fail(r, "count %u after taking all %u", count, free_objs);
 	if (release(r, objs, free_objs) != 0)
@@ -386,14 +364,6 @@ squatter_thread(void *arg)
 }
 
 static void
-race_index(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
-{
-	RTE_SET_USED(mp);
-	RTE_SET_USED(arg);
-	*(uint32_t *)obj = idx;
-}
-
-static void
 spread_affinity(pthread_attr_t *attr)
 {
 	long i, n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -425,15 +395,12 @@ race_round(unsigned int size, unsigned int ms, int squat, uint64_t *tot)
 	r->size = size;
 	r->nb_racers = 6;
 	snprintf(name, sizeof(name), "race_%u_%d", size, squat);
-	r->mp = rte_mempool_create_empty(name, size, 64, 0, 0, SOCKET_ID_ANY, 0);
-	TEST_ASSERT_NOT_NULL(r->mp, "create %s", name);
-	if (rte_mempool_set_ops_byname(r->mp, OPS, NULL) != 0 ||
-	    rte_mempool_populate_default(r->mp) != (int)size) {
-		rte_mempool_free(r->mp);
+	r->mp = mu_pool_create(name, size, 64, 0, 0);
+	if (r->mp == NULL) {
 		rte_free(r);
-		TEST_ASSERT(0, "populate %s", name);
+		TEST_ASSERT(0, "create %s: %s", name, rte_strerror(rte_errno));
 	}
-	rte_mempool_obj_iter(r->mp, race_index, NULL);
+	rte_mempool_obj_iter(r->mp, mu_obj_set_index, NULL);
 	snprintf(name, sizeof(name), "race_x_%u_%d", size, squat);
 	r->xfer = rte_ring_create(name, 512, SOCKET_ID_ANY, 0);
 	TEST_ASSERT_NOT_NULL(r->xfer, "ring");
@@ -495,10 +462,9 @@ race_round(unsigned int size, unsigned int ms, int squat, uint64_t *tot)
 		r->racer[0].held = 0;
 		race_check_at_rest(&r->racer[0]);
 	}
-	if (r->errors == 0 &&
-	    rte_mempool_get_ops(r->mp->ops_index)->get_count(r->mp) != size)
+	if (r->errors == 0 && mu_driver_count(r->mp) != size)
 		race_fail(r, "pool of %u not full at the end (%u)", size,
-			  rte_mempool_get_ops(r->mp->ops_index)->get_count(r->mp));
+			  mu_driver_count(r->mp));
 	if (r->errors != 0) {
 		printf("pool of %u%s: %s\n", size, squat ? " (squatters)" : "",
 		       r->msg);

@@ -86,6 +86,9 @@ extern uint16_t app_burst;
 /** Main-lcore housekeeping: stats lines, --run-time, --idle-exit (cheap). */
 void app_main_tick(void);
 
+/** For an lcore without Rx queues: the main lcore ticks, others return. */
+int app_lcore_idle(void);
+
 /** Copy a chain into one segment for a port without MULTI_SEGS; NULL = dropped. */
 struct rte_mbuf *app_linearise(struct app_lcore *lc, struct rte_mbuf *m);
 
@@ -162,12 +165,14 @@ typedef void (*app_burst_fn_t)(struct app_lcore *lc, uint16_t port,
 			       struct rte_mbuf **pkts, uint16_t n);
 
 /**
- * The polling loop of a forwarding lcore; returns when app_quit is set, after
- * flushing its Tx buffers. Always inline so that @p fn is inlined too.
+ * The polling loop of the calling lcore (app_lcore_idle() if it has no Rx
+ * queue); returns when app_quit is set, after flushing its Tx buffers.
+ * Always inline so that @p fn is inlined too.
  */
 static __rte_always_inline int
-app_lcore_run(struct app_lcore *lc, app_burst_fn_t fn)
+app_lcore_run(app_burst_fn_t fn)
 {
+	struct app_lcore *lc = &app_lcores[rte_lcore_id()];
 	const uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S * APP_DRAIN_US;
 	const bool is_main = rte_lcore_id() == rte_get_main_lcore();
 	const uint16_t burst = app_burst;
@@ -175,6 +180,8 @@ app_lcore_run(struct app_lcore *lc, app_burst_fn_t fn)
 	uint64_t prev_drain = rte_rdtsc();
 	uint16_t i, j, n;
 
+	if (lc->n_rxq == 0)
+		return app_lcore_idle();
 	while (!app_quitting()) {
 		uint64_t t0 = rte_rdtsc();
 		bool work = false;

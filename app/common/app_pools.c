@@ -10,6 +10,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "app_lcore.h"
 #include "app_pools.h"
 
 /* Zone sets live per socket, or per port with --per-port-pool. */
@@ -82,6 +83,14 @@ zs_create(unsigned int idx, int socket, const struct app_common_opts *o,
 		return -rte_errno;
 	}
 	return 0;
+}
+
+uint32_t
+app_pools_auto_mbufs(unsigned int nb_rxd_total, unsigned int nb_ports,
+		     unsigned int nb_lcores, unsigned int nb_txd)
+{
+	return nb_rxd_total + nb_ports * nb_lcores * nb_txd +
+		nb_lcores * (nb_ports + 1) * APP_TX_BURST + nb_lcores * 512 + 2048;
 }
 
 int

@@ -42,6 +42,15 @@ struct app_pool_req {
 };
 
 /**
+ * Packet-zone mbufs a zone set needs when nothing else is said: every Rx
+ * descriptor (@p nb_rxd_total over all queues), the Tx ring of each of
+ * @p nb_lcores queues on each of @p nb_ports ports (@p nb_txd descriptors),
+ * each lcore's Tx buffers and mempool cache, and a reserve.
+ */
+uint32_t app_pools_auto_mbufs(unsigned int nb_rxd_total, unsigned int nb_ports,
+			      unsigned int nb_lcores, unsigned int nb_txd);
+
+/**
  * Create the zone sets. Prints the reason and returns a negative errno on
  * failure (the caller exits before starting any port).
  */

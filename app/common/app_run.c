@@ -8,6 +8,7 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 
 #include "app_lcore.h"
 #include "app_pools.h"
@@ -35,6 +36,21 @@ on_signal(int sig)
 {
 	app_signal = sig;
 	__atomic_store_n(&app_quit, 1, __ATOMIC_RELAXED);
+}
+
+int
+app_eal_init(int *argc, char ***argv, struct app_common_opts *o)
+{
+	int rc = rte_eal_init(*argc, *argv);
+
+	if (rc < 0) {
+		fprintf(stderr, "error: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+		return -1;
+	}
+	*argc -= rc;
+	*argv += rc;
+	app_opts_init(o);
+	return 0;
 }
 
 void
@@ -201,4 +217,28 @@ app_run_finish(void)
 	app_pools_free();
 	rte_eal_cleanup();
 	return code;
+}
+
+int
+app_run_main(const struct app_common_opts *o, const struct app_hooks *h, lcore_function_t *fn)
+{
+	int rc, code;
+
+	app_run_init(o, h);
+	rc = app_run(fn);
+	code = app_run_finish();
+	return rc != 0 && code == APP_EXIT_OK ? APP_EXIT_SETUP : code;
+}
+
+int
+app_setup_abort(const struct app_hooks *h)
+{
+	if (h->stopped != NULL)
+		h->stopped();
+	app_ports_close();
+	if (h->cleanup != NULL)
+		h->cleanup();
+	app_pools_free();
+	rte_eal_cleanup();
+	return APP_EXIT_SETUP;
 }

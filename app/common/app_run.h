@@ -3,8 +3,12 @@
  */
 
 /*
- * Life cycle of a sample app after its ports are set up:
+ * Life cycle of a sample app:
  *
+ *   app_eal_init()    the EAL, and the defaults of the common options
+ *   (the app parses its options and sets up pools and ports; on an error
+ *   app_setup_abort() undoes what was done and gives the exit code)
+ *   app_run_main()    the three steps below, returning the exit code:
  *   app_run_init()    signals: SIGINT/SIGTERM stop cleanly, SIGPIPE ignored
  *                     (a vhost or memif peer that goes away must not kill us)
  *   app_run()         start the ports, run the app's lcore function on every
@@ -39,6 +43,13 @@ struct app_hooks {
 	void (*cleanup)(void);		/**< free app state before the EAL goes, or NULL */
 };
 
+/**
+ * Initialise the EAL and the common options' defaults; @p argc and @p argv
+ * are left with the app's own arguments (argv[0] first).
+ * @return 0, or -1 (after printing why).
+ */
+int app_eal_init(int *argc, char ***argv, struct app_common_opts *o);
+
 /** Install signal handlers and remember the options and hooks. */
 void app_run_init(const struct app_common_opts *o, const struct app_hooks *h);
 
@@ -48,10 +59,20 @@ void app_run_init(const struct app_common_opts *o, const struct app_hooks *h);
  */
 int app_run(lcore_function_t *fn);
 
-/** For an lcore without Rx queues: the main lcore ticks, others return. */
-int app_lcore_idle(void);
-
 /** Shut down (see above); returns the exit code. */
 int app_run_finish(void);
+
+/**
+ * The whole run after set-up: app_run_init(), app_run(@p fn) and
+ * app_run_finish(). @return the process exit code.
+ */
+int app_run_main(const struct app_common_opts *o, const struct app_hooks *h,
+		 lcore_function_t *fn);
+
+/**
+ * Undo a set-up that failed before any port started (ports, the app's
+ * state through @p h, pools, EAL). @return APP_EXIT_SETUP.
+ */
+int app_setup_abort(const struct app_hooks *h);
 
 #endif /* APP_RUN_H */

@@ -145,9 +145,5 @@ l2fwd_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **pkts, uint16_
 int
 l2fwd_lcore_main(void *arg __rte_unused)
 {
-	struct app_lcore *lc = &app_lcores[rte_lcore_id()];
-
-	if (lc->n_rxq == 0)
-		return app_lcore_idle();
-	return app_lcore_run(lc, l2fwd_burst);
+	return app_lcore_run(l2fwd_burst);
 }

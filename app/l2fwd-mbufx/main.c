@@ -346,17 +346,11 @@ main(int argc, char **argv)
 	struct app_port_req req;
 	unsigned int nb_ports;
 	uint16_t port;
-	int rc, code, nb_lcores;
+	int rc, nb_lcores;
 	bool chains = false;
 
-	rc = rte_eal_init(argc, argv);
-	if (rc < 0) {
-		fprintf(stderr, "error: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+	if (app_eal_init(&argc, &argv, &l2fwd.common) < 0)
 		return APP_EXIT_SETUP;
-	}
-	argc -= rc;
-	argv += rc;
-	app_opts_init(&l2fwd.common);
 	rc = parse_args(argc, argv);
 	if (rc > 0) {
 		rte_eal_cleanup();
@@ -379,8 +373,8 @@ main(int argc, char **argv)
 	memset(&preq, 0, sizeof(preq));
 	preq.portmask = l2fwd.portmask;
 	preq.max_frame = RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN;
-	preq.auto_mbufs = nb_ports * (L2FWD_RXD + nb_lcores * L2FWD_TXD) +
-		nb_lcores * (nb_ports + 1) * APP_TX_BURST + nb_lcores * 512 + 2048;
+	preq.auto_mbufs = app_pools_auto_mbufs(nb_ports * L2FWD_RXD, nb_ports,
+					       (unsigned int)nb_lcores, L2FWD_TXD);
 	if (app_pools_create(&l2fwd.common, &preq) < 0)
 		goto err;
 
@@ -404,14 +398,8 @@ main(int argc, char **argv)
 		       l2fwd.port[port].mirror ? ", mirrored" : "");
 	}
 
-	app_run_init(&l2fwd.common, &hooks);
-	rc = app_run(l2fwd_lcore_main);
-	code = app_run_finish();
-	return rc != 0 && code == APP_EXIT_OK ? APP_EXIT_SETUP : code;
+	return app_run_main(&l2fwd.common, &hooks, l2fwd_lcore_main);
 
 err:
-	app_ports_close();
-	app_pools_free();
-	rte_eal_cleanup();
-	return APP_EXIT_SETUP;
+	return app_setup_abort(&hooks);
 }

@@ -111,25 +111,52 @@ l3_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m, uint32_t len)
 	return rte_pktmbuf_mtod_offset(*m, void *, RTE_ETHER_HDR_LEN);
 }
 
+/* The fixed IP header (len bytes), contiguous; a runt is dropped (NULL). */
+static __rte_always_inline void *
+ip_fixed_hdr(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf **m,
+       uint16_t port, uint32_t len)
+{
+	void *ip;
+
+	if (unlikely((*m)->pkt_len < RTE_ETHER_HDR_LEN + len)) {
+		app_drop(lc, port, L3FWD_DROP_RUNT, *m);
+		return NULL;
+	}
+	ip = l3_hdr(zs, m, RTE_ETHER_HDR_LEN + len);
+	if (unlikely(ip == NULL))
+		app_drop(lc, port, L3FWD_DROP_RUNT, *m);
+	return ip;
+}
+
+/* Route idx found: one copy per port of a multicast group, or unicast. */
+static __rte_always_inline void
+fwd_route(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m,
+	  uint16_t port, uint32_t idx, const uint8_t *dst, bool mcast, bool v6)
+{
+	const struct l3fwd_nh *nh = &l3fwd.nh[idx];
+
+	if (unlikely(mcast)) {
+		if (nh->nb_ports == 0)
+			app_drop(lc, port, L3FWD_DROP_NO_ROUTE, m);
+		else
+			fwd_multicast(lc, zs, m, port, nh, idx, dst, v6);
+		return;
+	}
+	fwd_unicast(lc, m, port, nh, idx, v6);
+}
+
 static inline void
 fwd_ipv4(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m,
 	 uint16_t port, bool port_cksum)
 {
 	const struct l3fwd_lcore *x = lc->priv;
-	const struct l3fwd_nh *nh;
 	struct rte_ipv4_hdr *ip;
 	unsigned int reason;
 	uint32_t idx, hlen;
 
-	if (unlikely(m->pkt_len < RTE_ETHER_HDR_LEN + sizeof(*ip))) {
-		app_drop(lc, port, L3FWD_DROP_RUNT, m);
+	ip = ip_fixed_hdr(lc, zs, &m, port, sizeof(*ip));
+	if (unlikely(ip == NULL))
 		return;
-	}
-	ip = l3_hdr(zs, &m, RTE_ETHER_HDR_LEN + sizeof(*ip));
-	if (unlikely(ip == NULL)) {
-		app_drop(lc, port, L3FWD_DROP_RUNT, m);
-		return;
-	}
 	hlen = rte_ipv4_hdr_len(ip);
 	if (unlikely(hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= m->pkt_len)) {
 		ip = l3_hdr(zs, &m, RTE_ETHER_HDR_LEN + hlen);
@@ -151,38 +178,23 @@ fwd_ipv4(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m,
 		app_drop(lc, port, L3FWD_DROP_NO_ROUTE, m);
 		return;
 	}
-	nh = &l3fwd.nh[idx];
 	l3fwd_ttl_dec4(ip);
 	/* 224.0.0.0/4 (DPDK's RTE_IS_IPV4_MCAST shifts a signed int) */
-	if (unlikely((rte_be_to_cpu_32(ip->dst_addr) >> 28) == 0xe)) {
-		if (nh->nb_ports == 0)
-			app_drop(lc, port, L3FWD_DROP_NO_ROUTE, m);
-		else
-			fwd_multicast(lc, zs, m, port, nh, idx, (const uint8_t *)&ip->dst_addr,
-				      false);
-		return;
-	}
-	fwd_unicast(lc, m, port, nh, idx, false);
+	fwd_route(lc, zs, m, port, idx, (const uint8_t *)&ip->dst_addr,
+		  (rte_be_to_cpu_32(ip->dst_addr) >> 28) == 0xe, false);
 }
 
 static inline void
 fwd_ipv6(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t port)
 {
 	const struct l3fwd_lcore *x = lc->priv;
-	const struct l3fwd_nh *nh;
 	struct rte_ipv6_hdr *ip;
 	unsigned int reason;
 	uint32_t idx;
 
-	if (unlikely(m->pkt_len < RTE_ETHER_HDR_LEN + sizeof(*ip))) {
-		app_drop(lc, port, L3FWD_DROP_RUNT, m);
+	ip = ip_fixed_hdr(lc, zs, &m, port, sizeof(*ip));
+	if (unlikely(ip == NULL))
 		return;
-	}
-	ip = l3_hdr(zs, &m, RTE_ETHER_HDR_LEN + sizeof(*ip));
-	if (unlikely(ip == NULL)) {
-		app_drop(lc, port, L3FWD_DROP_RUNT, m);
-		return;
-	}
 	reason = l3fwd_check6(m, ip);
 	if (unlikely(reason != 0)) {
 		app_drop(lc, port, reason, m);
@@ -196,16 +208,9 @@ fwd_ipv6(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m, ui
 		app_drop(lc, port, L3FWD_DROP_NO_ROUTE, m);
 		return;
 	}
-	nh = &l3fwd.nh[idx];
 	ip->hop_limits--;
-	if (unlikely(ip->dst_addr[0] == 0xff)) {
-		if (nh->nb_ports == 0)
-			app_drop(lc, port, L3FWD_DROP_NO_ROUTE, m);
-		else
-			fwd_multicast(lc, zs, m, port, nh, idx, ip->dst_addr, true);
-		return;
-	}
-	fwd_unicast(lc, m, port, nh, idx, true);
+	fwd_route(lc, zs, m, port, idx, ip->dst_addr, ip->dst_addr[0] == 0xff,
+		  true);
 }
 
 static __rte_always_inline void
@@ -246,11 +251,7 @@ l3fwd_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **pkts, uint16_
 int
 l3fwd_lcore_main(void *arg __rte_unused)
 {
-	struct app_lcore *lc = &app_lcores[rte_lcore_id()];
-
-	if (lc->n_rxq == 0)
-		return app_lcore_idle();
-	return app_lcore_run(lc, l3fwd_burst);
+	return app_lcore_run(l3fwd_burst);
 }
 
 int

@@ -495,30 +495,15 @@ static const struct app_hooks hooks = {
 	.cleanup = l3fwd_tables_free,
 };
 
-static uint32_t
-auto_mbufs(unsigned int nb_lcores)
-{
-	unsigned int nb_ports = __builtin_popcountll(l3fwd.portmask);
-
-	return nb_cfg * l3fwd.nb_rxd + nb_ports * nb_lcores * l3fwd.nb_txd +
-		nb_lcores * (nb_ports + 1) * APP_TX_BURST + nb_lcores * 512 + 2048;
-}
-
 int
 main(int argc, char **argv)
 {
 	struct app_pool_req preq;
 	uint16_t port;
-	int rc, code, nb_lcores;
+	int rc, nb_lcores;
 
-	rc = rte_eal_init(argc, argv);
-	if (rc < 0) {
-		fprintf(stderr, "error: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+	if (app_eal_init(&argc, &argv, &l3fwd.common) < 0)
 		return APP_EXIT_SETUP;
-	}
-	argc -= rc;
-	argv += rc;
-	app_opts_init(&l3fwd.common);
 	RTE_ETH_FOREACH_DEV(port) {
 		struct rte_ether_addr *mac = &l3fwd.dst_mac[port];
 
@@ -544,7 +529,9 @@ main(int argc, char **argv)
 	memset(&preq, 0, sizeof(preq));
 	preq.portmask = l3fwd.portmask;
 	preq.max_frame = l3fwd.max_frame;
-	preq.auto_mbufs = auto_mbufs((unsigned int)nb_lcores);
+	preq.auto_mbufs = app_pools_auto_mbufs(nb_cfg * l3fwd.nb_rxd,
+					       __builtin_popcountll(l3fwd.portmask),
+					       (unsigned int)nb_lcores, l3fwd.nb_txd);
 	preq.per_port = l3fwd.per_port_pool;
 	preq.no_numa = l3fwd.no_numa;
 	if (app_pools_create(&l3fwd.common, &preq) < 0 || setup_tables() < 0 ||
@@ -552,18 +539,10 @@ main(int argc, char **argv)
 	    (l3fwd.bench_gen != 0 && setup_bench_gen() < 0))
 		goto err;
 
-	app_run_init(&l3fwd.common, &hooks);
-	rc = app_run(l3fwd_lcore_main);
-	code = app_run_finish();
-	return rc != 0 && code == APP_EXIT_OK ? APP_EXIT_SETUP : code;
+	return app_run_main(&l3fwd.common, &hooks, l3fwd_lcore_main);
 
 usage_err:
 	fprintf(stderr, "see mbufx-l3fwd --help\n");
 err:
-	app_gen_stop();
-	app_ports_close();
-	l3fwd_tables_free();
-	app_pools_free();
-	rte_eal_cleanup();
-	return APP_EXIT_SETUP;
+	return app_setup_abort(&hooks);
 }

@@ -60,20 +60,6 @@ split_point(const struct rte_mbuf *m, uint32_t hdr_len)
 	return hdr_len;
 }
 
-/* Copy len bytes of the packet at s, from its start, to dst. */
-static void
-copy_out(uint8_t *dst, const struct rte_mbuf *s, uint32_t len)
-{
-	uint32_t k;
-
-	for (; len != 0; s = s->next) {
-		k = RTE_MIN((uint32_t)s->data_len, len);
-		rte_memcpy(dst, rte_pktmbuf_mtod(s, const uint8_t *), k);
-		dst += k;
-		len -= k;
-	}
-}
-
 /* References held on the data of seg, the counter a clone increments. */
 static uint16_t
 data_refs(const struct rte_mbuf *seg)
@@ -185,7 +171,7 @@ copy_build(struct rte_mbuf *m, struct rte_mbuf *h, uint32_t c,
 
 	h->data_off = (uint16_t)(h->buf_len - c);
 	h->data_len = (uint16_t)c;
-	copy_out(rte_pktmbuf_mtod(h, uint8_t *), m, c);
+	mbufx_copy_front(rte_pktmbuf_mtod(h, uint8_t *), m, c);
 	mbufx_meta_copy(h, m);
 	h->pkt_len = m->pkt_len;
 	h->nb_segs = (uint16_t)(k + 1);

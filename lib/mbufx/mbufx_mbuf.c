@@ -108,20 +108,6 @@ consume_plan(struct rte_mbuf *s, uint32_t len, unsigned int *nfull,
 	*rem = len;
 }
 
-/* Copy len bytes from the front of the chain at s to dst. */
-static void
-copy_front(uint8_t *dst, const struct rte_mbuf *s, uint32_t len)
-{
-	uint32_t k;
-
-	for (; len != 0; s = s->next) {
-		k = RTE_MIN((uint32_t)s->data_len, len);
-		rte_memcpy(dst, rte_pktmbuf_mtod(s, const uint8_t *), k);
-		dst += k;
-		len -= k;
-	}
-}
-
 /*
  * Drop `nfull` whole segments from the front of the chain at s and cut
  * `rem` bytes from the next one (through replacement r when its structure
@@ -211,8 +197,8 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 				rte_pktmbuf_mtod(m, void *), m->data_len);
 			m->data_off = off;
 		}
-		copy_front(rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len),
-			   m->next, need);
+		mbufx_copy_front(rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len),
+				 m->next, need);
 		m->next = consume_apply(m->next, nfull, part, rem, r);
 		m->data_len = (uint16_t)len;
 		m->nb_segs -= nfull;
@@ -247,7 +233,7 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 	MBUFX_ZONE_STAT_ADD(zs, alloc[zid], 1);
 	h->data_off = (uint16_t)(h->buf_len - len);
 	h->data_len = (uint16_t)len;
-	copy_front(rte_pktmbuf_mtod(h, uint8_t *), m, len);
+	mbufx_copy_front(rte_pktmbuf_mtod(h, uint8_t *), m, len);
 	mbufx_meta_copy(h, m);
 	h->pkt_len = m->pkt_len;
 	h->nb_segs = (uint16_t)(m->nb_segs - nfull + 1);

@@ -5,7 +5,7 @@
 #ifndef MBUFX_PRIVATE_H
 #define MBUFX_PRIVATE_H
 
-/* Library internals shared by the zone, mbuf and stats sources. */
+/* Library internals shared by the zone, mbuf, fan-out and stats sources. */
 
 #include <rte_log.h>
 #include <rte_mbuf.h>
@@ -59,6 +59,20 @@ mbufx_hdr_pool(const struct mbufx_zone_set *zs, uint32_t need,
 		}
 	}
 	return NULL;
+}
+
+/* Copy len bytes from the front of the chain at s to dst. */
+static inline void
+mbufx_copy_front(uint8_t *dst, const struct rte_mbuf *s, uint32_t len)
+{
+	uint32_t k;
+
+	for (; len != 0; s = s->next) {
+		k = RTE_MIN((uint32_t)s->data_len, len);
+		rte_memcpy(dst, rte_pktmbuf_mtod(s, const uint8_t *), k);
+		dst += k;
+		len -= k;
+	}
 }
 
 /* mbufx_copy_metadata(), inline for the library's own paths. */

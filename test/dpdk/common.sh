@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The mbufx authors
 #
-# Sourced by the scripts of test/dpdk/: one DPDK process environment per test.
+# Sourced by the scripts of test/dpdk/ (with $here set to test/dpdk), after
+# devtools/lib.sh, which it sources itself: one DPDK process environment per
+# test.
 #
+#     here=$(cd "$(dirname "$0")" && pwd)
 #     . "$here/common.sh"
+#     [ $# -eq 2 ] || usage "BUILD NAME"
+#     [ -x "$TOOL" ] || skip "$TOOL not installed"
 #     dpdk_env BUILD NAME
 #
 # dpdk_env sets
@@ -20,6 +25,21 @@
 # dpdk_track PID, removes WORK and the EAL runtime directory of PREFIX.
 # With --huge-unlink no hugepage file outlives its process; --no-huge makes
 # none.
+
+# shellcheck disable=SC2154 # $here: set by the script that sources this
+. "$here/../../devtools/lib.sh"
+
+# usage ARGS: the script's synopsis, exit 2.
+usage() {
+    echo "usage: $0 $1"
+    exit 2
+}
+
+# skip WHY: the test cannot run here, exit 77 (meson: skipped).
+skip() {
+    echo "SKIP: $1"
+    exit 77
+}
 
 dpdk_cleanup() {
     for p in $DPDK_PIDS; do

@@ -23,13 +23,12 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../../devtools/lib.sh"
 . "$here/common.sh"
 
-[ $# -eq 2 ] || { echo "usage: $0 BUILD TEST_NAME"; exit 2; }
+[ $# -eq 2 ] || usage "BUILD TEST_NAME"
 test_name=$2
 DPDK_TEST=${DPDK_TEST:-/usr/bin/dpdk-test}
-[ -x "$DPDK_TEST" ] || { echo "SKIP: $DPDK_TEST not installed"; exit 77; }
+[ -x "$DPDK_TEST" ] || skip "$DPDK_TEST not installed"
 
 dpdk_env "$1" "${test_name%_autotest}"
 bogus=mbufx_no_such_ops

@@ -18,10 +18,9 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../../devtools/lib.sh"
 . "$here/common.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 BUILD [MESON]"; exit 2; }
+[ $# -ge 1 ] || usage "BUILD [MESON]"
 MESON=${2:-meson}
 CC=${CC:-cc}
 dpdk_env "$1" install

@@ -32,10 +32,9 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../../devtools/lib.sh"
 . "$here/common.sh"
 
-[ $# -eq 4 ] || { echo "usage: $0 BUILD null|ring MBUF_SIZE MBCACHE"; exit 2; }
+[ $# -eq 4 ] || usage "BUILD null|ring MBUF_SIZE MBCACHE"
 ports=$2
 mbuf_size=$3
 mbcache=$4
@@ -43,9 +42,9 @@ TESTPMD=${TESTPMD:-/usr/bin/dpdk-testpmd}
 SECONDS_FWD=${MBUFX_TESTPMD_SECONDS:-3}
 NB_MBUF=8192
 TELEMETRY=${TELEMETRY:-/usr/bin/dpdk-telemetry.py}
-[ -x "$TESTPMD" ] || { echo "SKIP: $TESTPMD not installed"; exit 77; }
-[ -f "$TELEMETRY" ] || { echo "SKIP: $TELEMETRY not installed"; exit 77; }
-command -v stdbuf >/dev/null || { echo "SKIP: stdbuf (coreutils) missing"; exit 77; }
+[ -x "$TESTPMD" ] || skip "$TESTPMD not installed"
+[ -f "$TELEMETRY" ] || skip "$TELEMETRY not installed"
+command -v stdbuf >/dev/null || skip "stdbuf (coreutils) missing"
 
 frame=$((mbuf_size - 128))
 extra=""

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * Helpers shared by the autotests of the mbufx mempool driver (one process,
+ * several processes, races): plain pools on the "mbufx" ops, the driver's
+ * own count, objects that carry their index with an ownership flag per
+ * index (an object handed out twice, or never given back, is caught), an
+ * lcore that strands every object in its magazines, and the check that a
+ * pool gives all its objects in one call and not one more.
+ */
+
+#ifndef TEST_MEMPOOL_MBUFX_UTIL_H
+#define TEST_MEMPOOL_MBUFX_UTIL_H
+
+#include <stdint.h>
+
+#include <rte_mempool.h>
+
+/*
+ * A pool of n plain objects of elt bytes on the "mbufx" ops, populated.
+ * NULL with rte_errno set on failure.
+ */
+struct rte_mempool *mu_pool_create(const char *name, unsigned int n,
+		unsigned int elt, unsigned int cache, unsigned int flags);
+
+/* What the driver itself reports (rte_mempool_ops_get_count is internal). */
+unsigned int mu_driver_count(const struct rte_mempool *mp);
+
+/* rte_mempool_obj_iter() callback: each object holds its index. */
+void mu_obj_set_index(struct rte_mempool *mp, void *arg, void *obj,
+		unsigned int idx);
+
+/* The index an object holds (objects of at least 4 bytes). */
+static inline uint32_t
+mu_obj_index(const void *obj)
+{
+	return *(const uint32_t *)obj;
+}
+
+/*
+ * Move the ownership flags owned[index] of objs[0..n) from `from` to `to`,
+ * one atomic compare-and-exchange each. Returns how many moved: n, or the
+ * position of the first object whose index is nb or more or whose flag was
+ * not `from` (the flags before it stay moved).
+ */
+unsigned int mu_owned_move(uint8_t *owned, unsigned int nb, void *const *objs,
+		unsigned int n, uint8_t from, uint8_t to);
+
+/*
+ * lcore function: take every object of the pool arg (cache 0) in one call
+ * and free them in two halves, so that they sit in this lcore's magazines
+ * and in the depot. 0, or -1 when the pool did not give them all.
+ */
+int mu_strand(void *arg);
+
+/*
+ * Take every object of mp in one driver call (whatever lcore or process
+ * freed them) and put them back: one more is refused, the driver counts 0
+ * while they are out and mp->size after, they are distinct objects of mp.
+ * Messages name the caller, who. TEST_SUCCESS or TEST_FAILED.
+ */
+int mu_check_drain(struct rte_mempool *mp, const char *who);
+
+#endif /* TEST_MEMPOOL_MBUFX_UTIL_H */
