@@ -16,6 +16,9 @@
  * MACs rewritten while the mirror copy keeps the frame as received. Tags are
  * inserted with mbufx_prepend(): in the headroom when the buffer is private,
  * in a chained header mbuf when it is shared (a mirrored payload).
+ *
+ * The per-burst work is in l2fwd_fwd.c behind l2fwd_core.h, callable without
+ * ports; main.c wraps it in the polling loop.
  */
 
 #ifndef L2FWD_H
@@ -55,8 +58,8 @@ struct l2fwd_conf {
 
 extern struct l2fwd_conf l2fwd;
 
-/** Per-lcore counters (app_lcore.priv). */
-struct l2fwd_lcore {
+/** Counters of a forwarding context (l2fwd_core.h). */
+struct l2fwd_counters {
 	uint64_t mirrored;		/**< mirror copies sent */
 	uint64_t mirror_fail;		/**< frames not mirrored (no mbufs) */
 	uint64_t pushed;		/**< tags inserted */

@@ -24,7 +24,7 @@
 #include "app_port.h"
 #include "app_run.h"
 #include "app_stats.h"
-#include "l2fwd.h"
+#include "l2fwd_core.h"
 
 #define L2FWD_RXD 1024
 #define L2FWD_TXD 1024
@@ -285,16 +285,80 @@ assign_lcores(void)
 		if (lc->n_rxq == 0)
 			continue;
 		lc->txq = (uint16_t)rank++;
-		lc->priv = rte_zmalloc("l2fwd_lcore", sizeof(struct l2fwd_lcore),
-				       RTE_CACHE_LINE_SIZE);
-		if (lc->priv == NULL)
-			return -ENOMEM;
 	}
 	return (int)rank;
 }
 
+/* Per-lcore state (app_lcore.priv): the forwarding core's context. */
+struct l2fwd_lcore {
+	struct l2fwd_ctx ctx;
+	struct l2fwd_rx rx[RTE_MAX_ETHPORTS];	/* per input port */
+	struct l2fwd_out out;
+};
+
+static __rte_always_inline void
+l2fwd_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct l2fwd_lcore *x = lc->priv;
+	struct l2fwd_out *out = &x->out;
+	uint16_t i;
+
+	lc->ctr[port].drop += l2fwd_process_burst(&x->ctx, &x->rx[port], pkts, n, out);
+	for (i = 0; i < out->n; i++)
+		app_tx(lc, out->port[i], out->m[i]);
+}
+
+int
+l2fwd_lcore_main(void *arg __rte_unused)
+{
+	return app_lcore_run(l2fwd_burst);
+}
+
+/* After the ports: the forwarding context of each forwarding lcore. */
+static int
+lcores_init(void)
+{
+	struct rte_ether_addr src_mac[RTE_MAX_ETHPORTS];
+	unsigned int lcore;
+	uint16_t port;
+
+	RTE_BUILD_BUG_ON(APP_MAX_BURST > L2FWD_BURST_MAX);
+	RTE_BUILD_BUG_ON(L2FWD_DROP_MAX > APP_MAX_DROP_REASONS);
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		src_mac[port] = app_port_state[port].mac;
+	RTE_LCORE_FOREACH(lcore) {
+		struct app_lcore *lc = &app_lcores[lcore];
+		struct l2fwd_lcore *x;
+
+		if (lc->n_rxq == 0)
+			continue;
+		x = rte_zmalloc("l2fwd_lcore", sizeof(*x), RTE_CACHE_LINE_SIZE);
+		if (x == NULL)
+			return -ENOMEM;
+		lc->priv = x;
+		l2fwd_ctx_init(&x->ctx, l2fwd.port, l2fwd.mac_updating, src_mac, lc->drop);
+		for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+			x->rx[port].zs = app_port_state[port].enabled ? app_pools_of_port(port) :
+					 NULL;
+			x->rx[port].port = port;
+		}
+	}
+	return 0;
+}
+
 static void
-sum_lcores(struct l2fwd_lcore *t)
+lcores_free(void)
+{
+	unsigned int lcore;
+
+	RTE_LCORE_FOREACH(lcore) {
+		rte_free(app_lcores[lcore].priv);
+		app_lcores[lcore].priv = NULL;
+	}
+}
+
+static void
+sum_lcores(struct l2fwd_counters *t)
 {
 	unsigned int lcore;
 
@@ -304,17 +368,17 @@ sum_lcores(struct l2fwd_lcore *t)
 
 		if (x == NULL)
 			continue;
-		t->mirrored += x->mirrored;
-		t->mirror_fail += x->mirror_fail;
-		t->pushed += x->pushed;
-		t->popped += x->popped;
+		t->mirrored += x->ctx.cnt.mirrored;
+		t->mirror_fail += x->ctx.cnt.mirror_fail;
+		t->pushed += x->ctx.cnt.pushed;
+		t->popped += x->ctx.cnt.popped;
 	}
 }
 
 static void
 summary_hook(FILE *f)
 {
-	struct l2fwd_lcore t;
+	struct l2fwd_counters t;
 
 	sum_lcores(&t);
 	fprintf(f, "vlan tags pushed %" PRIu64 ", popped %" PRIu64 "; mirrored %" PRIu64
@@ -325,7 +389,7 @@ summary_hook(FILE *f)
 static void
 json_hook(FILE *f)
 {
-	struct l2fwd_lcore t;
+	struct l2fwd_counters t;
 
 	sum_lcores(&t);
 	fprintf(f, ", \"vlan_pushed\": %" PRIu64 ", \"vlan_popped\": %" PRIu64
@@ -337,6 +401,7 @@ static const struct app_hooks hooks = {
 	.name = "mbufx-l2fwd",
 	.summary = summary_hook,
 	.json = json_hook,
+	.cleanup = lcores_free,
 };
 
 int
@@ -397,6 +462,8 @@ main(int argc, char **argv)
 		       l2fwd.port[port].pop ? ", untags frames sent here" : "",
 		       l2fwd.port[port].mirror ? ", mirrored" : "");
 	}
+	if (lcores_init() < 0)
+		goto err;
 
 	return app_run_main(&l2fwd.common, &hooks, l2fwd_lcore_main);
 

@@ -3,9 +3,9 @@
  */
 
 /*
- * Per-route encapsulation. The received Ethernet header is dropped
- * (rte_pktmbuf_adj, which only moves the data offset) and the new Ethernet
- * header plus the encapsulation are prepended in one piece:
+ * Per-route encapsulation. The received Ethernet header is replaced by the
+ * new Ethernet header plus the encapsulation in one piece
+ * (app_replace_front()):
  *
  *   VLAN   dst src 8100 | TCI type                     |  IP ...   (+4)
  *   MPLS   dst src 8847 | label TC S=1 TTL              |  IP ...   (+4)
@@ -17,7 +17,8 @@
  * only when it is shared or has no room. --encap-chain always chains a fresh
  * header mbuf instead, which is what DPDK's ipv4_multicast example does, to
  * measure what in-place prepend saves. Ethernet padding is trimmed first, so
- * that the outer header carries the datagram's length.
+ * that the outer header carries the datagram's length. The caller passes the
+ * L3 length and TTL it has already read from the checked header.
  */
 
 #include <string.h>
@@ -28,69 +29,30 @@
 
 #include <mbufx.h>
 
-#include "app_pools.h"
-#include "l3fwd.h"
+#include "app_front.h"
+#include "l3fwd_core.h"
 
 #define OUTER_TTL 64
 
-/* always a new header mbuf in front (the baseline of the benchmark) */
-static void *
-chain_header(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
-{
-	struct rte_mbuf *m = *mp, *h;
-
-	h = rte_pktmbuf_alloc(mbufx_zone_set_pool(zs, MBUFX_ZONE_HDR));
-	if (h == NULL)
-		return NULL;
-	mbufx_copy_metadata(h, m);
-	h->next = m;
-	h->nb_segs = m->nb_segs + 1;
-	h->data_len = len;
-	h->pkt_len = m->pkt_len + len;
-	*mp = h;
-	return rte_pktmbuf_mtod(h, void *);
-}
-
 struct rte_ether_hdr *
-l3fwd_encap(struct app_lcore *lc, const struct l3fwd_nh *nh, uint32_t nh_idx,
-	    struct rte_mbuf **mp, bool v6)
+l3fwd_encap(struct l3fwd_ctx *c, struct mbufx_zone_set *zs, uint32_t nh_idx,
+	    struct rte_mbuf **mp, uint32_t l3_len, uint8_t ttl, bool v6)
 {
-	struct l3fwd_lcore *x = lc->priv;
-	struct mbufx_zone_set *zs = app_pools_of_port((*mp)->port);
-	const uint16_t hlen = RTE_ETHER_HDR_LEN + nh->encap_len;
+	const struct l3fwd_nh *nh = &c->nh[nh_idx];
 	struct rte_mbuf *old = *mp;
 	struct rte_ether_hdr *eth;
 	struct rte_ipv4_hdr *outer;
-	uint32_t l3_len;
-	uint8_t ttl;
-	void *l3;
 
-	l3 = rte_pktmbuf_mtod_offset(old, void *, RTE_ETHER_HDR_LEN);
-	if (v6) {
-		const struct rte_ipv6_hdr *ip6 = l3;
-
-		l3_len = rte_be_to_cpu_16(ip6->payload_len) + sizeof(*ip6);
-		ttl = ip6->hop_limits;
-	} else {
-		const struct rte_ipv4_hdr *ip4 = l3;
-
-		l3_len = rte_be_to_cpu_16(ip4->total_length);
-		ttl = ip4->time_to_live;
-	}
 	if (old->pkt_len > RTE_ETHER_HDR_LEN + l3_len)
 		rte_pktmbuf_trim(old, old->pkt_len - RTE_ETHER_HDR_LEN - l3_len);
-
-	rte_pktmbuf_adj(old, RTE_ETHER_HDR_LEN);
-	eth = l3fwd.encap_chain ? chain_header(zs, mp, hlen) : mbufx_prepend(zs, mp, hlen);
-	if (unlikely(eth == NULL)) {
-		/* undo the adj: only the offsets moved, the bytes are intact */
-		rte_pktmbuf_prepend(old, RTE_ETHER_HDR_LEN);
+	eth = app_replace_front(zs, mp, RTE_ETHER_HDR_LEN, RTE_ETHER_HDR_LEN + nh->encap_len,
+				0, c->front_flags);
+	if (unlikely(eth == NULL))
 		return NULL;
-	}
 	if (*mp == old)
-		x->nh_inplace[nh_idx]++;
+		c->nh_inplace[nh_idx]++;
 	else
-		x->nh_chained[nh_idx]++;
+		c->nh_chained[nh_idx]++;
 
 	switch (nh->encap) {
 	case L3FWD_ENCAP_VLAN: {

@@ -3,24 +3,91 @@
  */
 
 /*
- * The forwarding path of mbufx-l3fwd (see l3fwd.h for the picture). One
- * packet at a time; the lookups, checks and Tx buffering are inline.
+ * The forwarding core of mbufx-l3fwd: one burst in three passes (see
+ * l3fwd_core.h), no port, lcore or global state touched on the way except
+ * the read-only next hops and tables the context points to.
  */
 
-#include <stdio.h>
+#include <errno.h>
+#include <string.h>
 
 #include <rte_ether.h>
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
+#include <rte_vect.h>
 
 #include <mbufx.h>
 
-#include "app_pools.h"
+#include "app_front.h"
 #include "app_ptype.h"
-#include "app_run.h"
-#include "l3fwd.h"
+#include "l3fwd_core.h"
 #include "lookup.h"
 #include "rfc1812.h"
+
+/* How far ahead of the packet being checked its data is prefetched. */
+#define PREFETCH_AHEAD 4
+
+/* Pass 1 verdict of a packet. */
+enum {
+	PKT_DROPPED = 0,
+	PKT_V4,
+	PKT_V6,
+};
+
+int
+l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src_mac,
+	       uint64_t *drop)
+{
+	uint16_t port;
+
+	if (l3fwd.nh == NULL || l3fwd.nb_nh == 0 || drop == NULL || socket < 0 ||
+	    socket >= RTE_MAX_NUMA_NODES ||
+	    (l3fwd_tables[socket].lpm4 == NULL && l3fwd_tables[socket].em4 == NULL))
+		return -EINVAL;
+	c->t = &l3fwd_tables[socket];
+	c->nh = l3fwd.nh;
+	c->nb_nh = l3fwd.nb_nh;
+	c->lookup = l3fwd.lookup;
+	c->max_frame = l3fwd.max_frame;
+	c->front_flags = l3fwd.encap_chain ? APP_FRONT_CHAIN : 0;
+	c->drop = drop;
+	c->nh_pkts = rte_zmalloc_socket("l3fwd_cnt", 3 * sizeof(uint64_t) * c->nb_nh,
+					RTE_CACHE_LINE_SIZE, socket);
+	if (c->nh_pkts == NULL)
+		return -ENOMEM;
+	c->nh_inplace = c->nh_pkts + c->nb_nh;
+	c->nh_chained = c->nh_inplace + c->nb_nh;
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		memcpy(c->eth[port].b, &l3fwd.dst_mac[port], RTE_ETHER_ADDR_LEN);
+		if (src_mac != NULL)
+			memcpy(c->eth[port].b + RTE_ETHER_ADDR_LEN, &src_mac[port],
+			       RTE_ETHER_ADDR_LEN);
+		else
+			memset(c->eth[port].b + RTE_ETHER_ADDR_LEN, 0, RTE_ETHER_ADDR_LEN);
+	}
+	return 0;
+}
+
+void
+l3fwd_ctx_free(struct l3fwd_ctx *c)
+{
+	rte_free(c->nh_pkts);
+	c->nh_pkts = c->nh_inplace = c->nh_chained = NULL;
+}
+
+static __rte_always_inline void
+out_add(struct l3fwd_out *out, uint16_t port, struct rte_mbuf *m)
+{
+	out->port[out->n] = port;
+	out->m[out->n++] = m;
+}
+
+static __rte_always_inline void
+drop(struct l3fwd_ctx *c, unsigned int reason, struct rte_mbuf *m)
+{
+	c->drop[reason]++;
+	rte_pktmbuf_free(m);
+}
 
 /* Multicast MAC of an IPv4 (01:00:5e + low 23 bits) or IPv6 (33:33 + low 32) group */
 static inline void
@@ -41,295 +108,280 @@ mcast_mac(struct rte_ether_addr *mac, const uint8_t *dst, bool v6)
 }
 
 /* One copy per port of the group except the input port, each with its own
- * Ethernet header over a shared payload. */
-static void
-fwd_multicast(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m,
-	      uint16_t in_port, const struct l3fwd_nh *nh, uint32_t nh_idx,
-	      const uint8_t *dst, bool v6)
+ * Ethernet header over a shared payload. @return 0 or the drop reason. */
+static unsigned int
+fwd_multicast(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m,
+	      uint32_t nh_idx, const uint8_t *dst, bool v6, struct l3fwd_out *out)
 {
-	struct l3fwd_lcore *x = lc->priv;
+	const struct l3fwd_nh *nh = &c->nh[nh_idx];
 	struct rte_mbuf *copies[L3FWD_MAX_MCAST_PORTS];
-	uint16_t out[L3FWD_MAX_MCAST_PORTS];
+	uint16_t ports[L3FWD_MAX_MCAST_PORTS];
 	struct rte_ether_addr mac;
 	unsigned int n = 0, i;
 
 	for (i = 0; i < nh->nb_ports; i++)
-		if (nh->ports[i] != in_port)
-			out[n++] = nh->ports[i];
-	if (n == 0) {
-		app_drop(lc, in_port, L3FWD_DROP_NO_ROUTE, m);
-		return;
-	}
+		if (nh->ports[i] != rx->port)
+			ports[n++] = nh->ports[i];
+	if (n == 0)
+		return L3FWD_DROP_NO_ROUTE;
 	if (n == 1)
 		copies[0] = m;
-	else if (mbufx_fanout(zs, m, RTE_ETHER_HDR_LEN, copies, n) < 0) {
-		app_drop(lc, in_port, L3FWD_DROP_FANOUT, m);
-		return;
-	}
+	else if (mbufx_fanout(rx->zs, m, RTE_ETHER_HDR_LEN, copies, n) < 0)
+		return L3FWD_DROP_FANOUT;
 	mcast_mac(&mac, dst, v6);
 	for (i = 0; i < n; i++) {
 		struct rte_ether_hdr *eth = rte_pktmbuf_mtod(copies[i], struct rte_ether_hdr *);
 
 		eth->dst_addr = mac;
-		eth->src_addr = app_port_state[out[i]].mac;
-		app_tx(lc, out[i], copies[i]);
+		memcpy(&eth->src_addr, c->eth[ports[i]].b + RTE_ETHER_ADDR_LEN,
+		       RTE_ETHER_ADDR_LEN);
+		out_add(out, ports[i], copies[i]);
 	}
-	x->nh_pkts[nh_idx] += n;
+	c->nh_pkts[nh_idx] += n;
+	return 0;
 }
 
-/* Unicast: rewrite the Ethernet header, or encapsulate; then queue for Tx. */
-static inline void
-fwd_unicast(struct app_lcore *lc, struct rte_mbuf *m, uint16_t in_port,
-	    const struct l3fwd_nh *nh, uint32_t nh_idx, bool v6)
+/* The fixed IP header of len bytes, contiguous in the first segment (only a
+ * short first segment pays a pullup, which may replace *m); NULL: a runt. */
+static __rte_always_inline void *
+ip_fixed_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m, uint32_t len)
 {
-	struct l3fwd_lcore *x = lc->priv;
-	struct rte_ether_hdr *eth;
-
-	if (nh->encap != L3FWD_ENCAP_NONE) {
-		eth = l3fwd_encap(lc, nh, nh_idx, &m, v6);
-		if (unlikely(eth == NULL)) {
-			app_drop(lc, in_port, L3FWD_DROP_ENCAP, m);
-			return;
-		}
-	} else {
-		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	}
-	eth->dst_addr = l3fwd.dst_mac[nh->port];
-	eth->src_addr = app_port_state[nh->port].mac;
-	x->nh_pkts[nh_idx]++;
-	app_tx(lc, nh->port, m);
-}
-
-/* Make the first len bytes contiguous (only short first segments pay). */
-static inline void *
-l3_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m, uint32_t len)
-{
-	if (likely((*m)->data_len >= len))
-		return rte_pktmbuf_mtod_offset(*m, void *, RTE_ETHER_HDR_LEN);
-	if (mbufx_pullup(zs, m, len) == NULL)
+	if (unlikely((*m)->pkt_len < RTE_ETHER_HDR_LEN + len))
+		return NULL;
+	if (unlikely((*m)->data_len < RTE_ETHER_HDR_LEN + len) &&
+	    mbufx_pullup(zs, m, RTE_ETHER_HDR_LEN + len) == NULL)
 		return NULL;
 	return rte_pktmbuf_mtod_offset(*m, void *, RTE_ETHER_HDR_LEN);
 }
 
-/* The fixed IP header (len bytes), contiguous; a runt is dropped (NULL). */
-static __rte_always_inline void *
-ip_fixed_hdr(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf **m,
-       uint16_t port, uint32_t len)
+/* Pass 1 for IPv4: header contiguous (options too) and RFC 1812 checks.
+ * @return 0 or the drop reason. */
+static __rte_always_inline unsigned int
+check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, struct rte_ipv4_hdr **ipp)
 {
-	void *ip;
+	struct rte_ipv4_hdr *ip;
+	uint32_t hlen;
 
-	if (unlikely((*m)->pkt_len < RTE_ETHER_HDR_LEN + len)) {
-		app_drop(lc, port, L3FWD_DROP_RUNT, *m);
-		return NULL;
-	}
-	ip = l3_hdr(zs, m, RTE_ETHER_HDR_LEN + len);
+	ip = ip_fixed_hdr(rx->zs, m, sizeof(*ip));
 	if (unlikely(ip == NULL))
-		app_drop(lc, port, L3FWD_DROP_RUNT, *m);
-	return ip;
+		return L3FWD_DROP_RUNT;
+	hlen = rte_ipv4_hdr_len(ip);
+	if (unlikely(hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= (*m)->pkt_len &&
+		     (*m)->data_len < RTE_ETHER_HDR_LEN + hlen)) {
+		if (mbufx_pullup(rx->zs, m, RTE_ETHER_HDR_LEN + hlen) == NULL)
+			return L3FWD_DROP_TRUNCATED;
+		ip = rte_pktmbuf_mtod_offset(*m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	}
+	*ipp = ip;
+	return l3fwd_check4(*m, ip, rx->rx_cksum);
 }
 
-/* Route idx found: one copy per port of a multicast group, or unicast. */
-static __rte_always_inline void
-fwd_route(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m,
-	  uint16_t port, uint32_t idx, const uint8_t *dst, bool mcast, bool v6)
+static __rte_always_inline unsigned int
+check_ipv6(const struct l3fwd_rx *rx, struct rte_mbuf **m, struct rte_ipv6_hdr **ipp)
 {
-	const struct l3fwd_nh *nh = &l3fwd.nh[idx];
+	struct rte_ipv6_hdr *ip;
 
+	ip = ip_fixed_hdr(rx->zs, m, sizeof(*ip));
+	if (unlikely(ip == NULL))
+		return L3FWD_DROP_RUNT;
+	*ipp = ip;
+	return l3fwd_check6(*m, ip);
+}
+
+/* Pass 1 on one packet: @return PKT_V4 / PKT_V6 with the header in *l3, or
+ * PKT_DROPPED after counting and freeing it. */
+static __rte_always_inline unsigned int
+classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void **l3)
+{
+	struct rte_mbuf *m = *mp;
+	unsigned int reason, kind;
+	uint32_t ptype;
+
+	if (unlikely(m->pkt_len > c->max_frame)) {
+		reason = L3FWD_DROP_OVERSIZE;
+		goto dropped;
+	}
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN)) {
+		reason = L3FWD_DROP_RUNT;
+		goto dropped;
+	}
+	ptype = rx->sw_ptype ? app_ptype_parse(m) : m->packet_type;
+	/* IP right after a plain Ethernet header only (no VLAN, no tunnel) */
+	if ((ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_L2_ETHER &&
+	    (ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_UNKNOWN)
+		ptype = RTE_PTYPE_UNKNOWN;
+	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
+		reason = check_ipv4(rx, mp, (struct rte_ipv4_hdr **)l3);
+		kind = PKT_V4;
+	} else if (RTE_ETH_IS_IPV6_HDR(ptype)) {
+		reason = check_ipv6(rx, mp, (struct rte_ipv6_hdr **)l3);
+		kind = PKT_V6;
+	} else {
+		reason = L3FWD_DROP_NOT_IP;
+	}
+	if (likely(reason == 0))
+		return kind;
+dropped:
+	drop(c, reason, *mp);
+	return PKT_DROPPED;
+}
+
+/* Pass 2, LPM: IPv4 four at a time, IPv6 one by one. */
+static __rte_always_inline void
+lookup_lpm(const struct l3fwd_ctx *c, void *const *l3,
+	   const uint8_t *kind, uint16_t n, uint32_t *idx)
+{
+	uint32_t dst[L3FWD_BURST_MAX], hop[4];
+	uint16_t at[L3FWD_BURST_MAX];
+	uint16_t i, n4 = 0;
+
+	for (i = 0; i < n; i++) {
+		if (kind[i] == PKT_V4) {
+			dst[n4] = rte_be_to_cpu_32(((const struct rte_ipv4_hdr *)l3[i])->dst_addr);
+			at[n4++] = i;
+		} else if (kind[i] == PKT_V6) {
+			idx[i] = l3fwd_lpm_lookup6(c->t,
+					((const struct rte_ipv6_hdr *)l3[i])->dst_addr);
+		}
+	}
+	for (i = 0; i + 4 <= n4; i += 4) {
+		xmm_t v;
+
+		memcpy(&v, &dst[i], sizeof(v));		/* one unaligned vector load */
+		rte_lpm_lookupx4(c->t->lpm4, v, hop, c->t->def4);
+		idx[at[i]] = hop[0];
+		idx[at[i + 1]] = hop[1];
+		idx[at[i + 2]] = hop[2];
+		idx[at[i + 3]] = hop[3];
+	}
+	for (; i < n4; i++)
+		idx[at[i]] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
+}
+
+/* Pass 2, EM: one bulk hash lookup per family. */
+static __rte_always_inline void
+lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
+	  const uint8_t *kind, uint16_t n, uint32_t *idx)
+{
+	struct l3fwd_em_key4 k4[L3FWD_BURST_MAX];
+	struct l3fwd_em_key6 k6[L3FWD_BURST_MAX];
+	const void *keys4[L3FWD_BURST_MAX], *keys6[L3FWD_BURST_MAX];
+	uint16_t at4[L3FWD_BURST_MAX], at6[L3FWD_BURST_MAX];
+	int32_t pos[L3FWD_BURST_MAX];
+	uint16_t i, n4 = 0, n6 = 0;
+
+	for (i = 0; i < n; i++) {
+		if (kind[i] == PKT_V4) {
+			l3fwd_em_key4_fill(&k4[n4], l3[i], pkts[i]->data_len - RTE_ETHER_HDR_LEN);
+			keys4[n4] = &k4[n4];
+			at4[n4++] = i;
+		} else if (kind[i] == PKT_V6) {
+			l3fwd_em_key6_fill(&k6[n6], l3[i], pkts[i]->data_len - RTE_ETHER_HDR_LEN);
+			keys6[n6] = &k6[n6];
+			at6[n6++] = i;
+		}
+	}
+	if (n4 != 0) {
+		rte_hash_lookup_bulk(c->t->em4, keys4, n4, pos);
+		for (i = 0; i < n4; i++)
+			idx[at4[i]] = pos[i] >= 0 ? c->t->em4_nh[pos[i]] : L3FWD_NO_ROUTE;
+	}
+	if (n6 != 0) {
+		rte_hash_lookup_bulk(c->t->em6, keys6, n6, pos);
+		for (i = 0; i < n6; i++)
+			idx[at6[i]] = pos[i] >= 0 ? c->t->em6_nh[pos[i]] : L3FWD_NO_ROUTE;
+	}
+}
+
+/* Pass 3 on one routed packet: @return 0 or the drop reason. */
+static __rte_always_inline unsigned int
+forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void *l3,
+	bool v6, uint32_t nh_idx, struct l3fwd_out *out)
+{
+	const struct l3fwd_nh *nh;
+	const uint8_t *dst;
+	struct rte_ether_hdr *eth;
+	uint32_t l3_len;
+	uint8_t ttl;
+	bool mcast;
+
+	if (unlikely(nh_idx == L3FWD_NO_ROUTE))
+		return L3FWD_DROP_NO_ROUTE;
+	nh = &c->nh[nh_idx];
+	if (v6) {
+		struct rte_ipv6_hdr *ip = l3;
+
+		ttl = --ip->hop_limits;
+		dst = ip->dst_addr;
+		mcast = dst[0] == 0xff;
+		l3_len = rte_be_to_cpu_16(ip->payload_len) + sizeof(*ip);
+	} else {
+		struct rte_ipv4_hdr *ip = l3;
+
+		ttl = l3fwd_ttl_dec4(ip);
+		dst = (const uint8_t *)&ip->dst_addr;
+		/* 224.0.0.0/4 (DPDK's RTE_IS_IPV4_MCAST shifts a signed int) */
+		mcast = (dst[0] >> 4) == 0xe;
+		l3_len = rte_be_to_cpu_16(ip->total_length);
+	}
 	if (unlikely(mcast)) {
 		if (nh->nb_ports == 0)
-			app_drop(lc, port, L3FWD_DROP_NO_ROUTE, m);
-		else
-			fwd_multicast(lc, zs, m, port, nh, idx, dst, v6);
-		return;
+			return L3FWD_DROP_NO_ROUTE;
+		return fwd_multicast(c, rx, m, nh_idx, dst, v6, out);
 	}
-	fwd_unicast(lc, m, port, nh, idx, v6);
-}
-
-static inline void
-fwd_ipv4(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m,
-	 uint16_t port, bool port_cksum)
-{
-	const struct l3fwd_lcore *x = lc->priv;
-	struct rte_ipv4_hdr *ip;
-	unsigned int reason;
-	uint32_t idx, hlen;
-
-	ip = ip_fixed_hdr(lc, zs, &m, port, sizeof(*ip));
-	if (unlikely(ip == NULL))
-		return;
-	hlen = rte_ipv4_hdr_len(ip);
-	if (unlikely(hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= m->pkt_len)) {
-		ip = l3_hdr(zs, &m, RTE_ETHER_HDR_LEN + hlen);
-		if (unlikely(ip == NULL)) {
-			app_drop(lc, port, L3FWD_DROP_TRUNCATED, m);
-			return;
-		}
+	if (unlikely(nh->encap != L3FWD_ENCAP_NONE)) {
+		eth = l3fwd_encap(c, rx->zs, nh_idx, &m, l3_len, ttl, v6);
+		if (unlikely(eth == NULL))
+			return L3FWD_DROP_ENCAP;
+	} else {
+		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	}
-	reason = l3fwd_check4(m, ip, port_cksum);
-	if (unlikely(reason != 0)) {
-		app_drop(lc, port, reason, m);
-		return;
-	}
-	if (l3fwd.lookup == L3FWD_LOOKUP_LPM)
-		idx = l3fwd_lpm_lookup4(x->t, ip->dst_addr);
-	else
-		idx = l3fwd_em_lookup4(x->t, ip, m->data_len - RTE_ETHER_HDR_LEN - hlen);
-	if (unlikely(idx == L3FWD_NO_ROUTE)) {
-		app_drop(lc, port, L3FWD_DROP_NO_ROUTE, m);
-		return;
-	}
-	l3fwd_ttl_dec4(ip);
-	/* 224.0.0.0/4 (DPDK's RTE_IS_IPV4_MCAST shifts a signed int) */
-	fwd_route(lc, zs, m, port, idx, (const uint8_t *)&ip->dst_addr,
-		  (rte_be_to_cpu_32(ip->dst_addr) >> 28) == 0xe, false);
-}
-
-static inline void
-fwd_ipv6(struct app_lcore *lc, struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t port)
-{
-	const struct l3fwd_lcore *x = lc->priv;
-	struct rte_ipv6_hdr *ip;
-	unsigned int reason;
-	uint32_t idx;
-
-	ip = ip_fixed_hdr(lc, zs, &m, port, sizeof(*ip));
-	if (unlikely(ip == NULL))
-		return;
-	reason = l3fwd_check6(m, ip);
-	if (unlikely(reason != 0)) {
-		app_drop(lc, port, reason, m);
-		return;
-	}
-	if (l3fwd.lookup == L3FWD_LOOKUP_LPM)
-		idx = l3fwd_lpm_lookup6(x->t, ip->dst_addr);
-	else
-		idx = l3fwd_em_lookup6(x->t, ip, m->data_len - RTE_ETHER_HDR_LEN - sizeof(*ip));
-	if (unlikely(idx == L3FWD_NO_ROUTE)) {
-		app_drop(lc, port, L3FWD_DROP_NO_ROUTE, m);
-		return;
-	}
-	ip->hop_limits--;
-	fwd_route(lc, zs, m, port, idx, ip->dst_addr, ip->dst_addr[0] == 0xff,
-		  true);
-}
-
-static __rte_always_inline void
-l3fwd_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **pkts, uint16_t n)
-{
-	const struct app_port_state *ps = &app_port_state[port];
-	struct mbufx_zone_set *zs = app_pools_of_port(port);
-	uint16_t i;
-
-	for (i = 0; i < n; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint32_t ptype;
-
-		if (unlikely(m->pkt_len > l3fwd.max_frame)) {
-			app_drop(lc, port, L3FWD_DROP_OVERSIZE, m);
-			continue;
-		}
-		if (unlikely(m->pkt_len < RTE_ETHER_HDR_LEN || m->data_len < RTE_ETHER_HDR_LEN)) {
-			app_drop(lc, port, L3FWD_DROP_RUNT, m);
-			continue;
-		}
-		ptype = ps->sw_ptype ? app_ptype_parse(m) : m->packet_type;
-		/* IP right after a plain Ethernet header only (no VLAN, no tunnel) */
-		if ((ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_L2_ETHER &&
-		    (ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_UNKNOWN)
-			ptype = RTE_PTYPE_UNKNOWN;
-		if (RTE_ETH_IS_IPV4_HDR(ptype))
-			fwd_ipv4(lc, zs, m, port, ps->rx_cksum);
-		else if (RTE_ETH_IS_IPV6_HDR(ptype))
-			fwd_ipv6(lc, zs, m, port);
-		else
-			app_drop(lc, port, L3FWD_DROP_NOT_IP, m);
-	}
-}
-
-int
-l3fwd_lcore_main(void *arg __rte_unused)
-{
-	return app_lcore_run(l3fwd_burst);
-}
-
-int
-l3fwd_lcores_init(void)
-{
-	unsigned int lcore;
-
-	RTE_LCORE_FOREACH(lcore) {
-		struct app_lcore *lc = &app_lcores[lcore];
-		struct l3fwd_lcore *x;
-		int socket = l3fwd.no_numa ? 0 : (int)rte_lcore_to_socket_id(lcore);
-
-		if (lc->n_rxq == 0)
-			continue;
-		x = rte_zmalloc_socket("l3fwd_lcore", sizeof(*x), RTE_CACHE_LINE_SIZE, socket);
-		if (x == NULL)
-			return -ENOMEM;
-		x->t = &l3fwd_tables[socket];
-		x->nh_pkts = rte_zmalloc_socket("l3fwd_cnt", 3 * sizeof(uint64_t) * l3fwd.nb_nh,
-						RTE_CACHE_LINE_SIZE, socket);
-		if (x->nh_pkts == NULL)
-			return -ENOMEM;
-		x->nh_inplace = x->nh_pkts + l3fwd.nb_nh;
-		x->nh_chained = x->nh_inplace + l3fwd.nb_nh;
-		lc->priv = x;
-	}
+	/* both MACs in one 12-byte copy */
+	memcpy(eth, c->eth[nh->port].b, sizeof(c->eth[0].b));
+	c->nh_pkts[nh_idx]++;
+	out_add(out, nh->port, m);
 	return 0;
 }
 
-static void
-nh_sum(uint32_t i, uint64_t *pkts, uint64_t *inplace, uint64_t *chained)
+uint16_t
+l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
+		    struct rte_mbuf **pkts, uint16_t n, struct l3fwd_out *out)
 {
-	unsigned int lcore;
+	void *l3[L3FWD_BURST_MAX];
+	uint32_t idx[L3FWD_BURST_MAX];
+	uint8_t kind[L3FWD_BURST_MAX];
+	uint16_t i, dropped = 0, live = 0;
+	unsigned int reason;
 
-	*pkts = *inplace = *chained = 0;
-	RTE_LCORE_FOREACH(lcore) {
-		const struct l3fwd_lcore *x = app_lcores[lcore].priv;
-
-		if (x == NULL)
+	/* a longer burst would overrun the arrays: a bug in the caller */
+	RTE_VERIFY(n <= L3FWD_BURST_MAX);
+	out->n = 0;
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	/* pass 1: classify and check */
+	for (i = 0; i < n; i++) {
+		if (i + PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		kind[i] = (uint8_t)classify(c, rx, &pkts[i], &l3[i]);
+		live += kind[i] != PKT_DROPPED;
+	}
+	dropped = n - live;
+	if (unlikely(live == 0))
+		return dropped;
+	/* pass 2: route lookups */
+	if (c->lookup == L3FWD_LOOKUP_LPM)
+		lookup_lpm(c, l3, kind, n, idx);
+	else
+		lookup_em(c, pkts, l3, kind, n, idx);
+	/* pass 3: rewrite and hand out */
+	for (i = 0; i < n; i++) {
+		if (kind[i] == PKT_DROPPED)
 			continue;
-		*pkts += x->nh_pkts[i];
-		*inplace += x->nh_inplace[i];
-		*chained += x->nh_chained[i];
+		reason = forward(c, rx, pkts[i], l3[i], kind[i] == PKT_V6, idx[i], out);
+		if (unlikely(reason != 0)) {
+			drop(c, reason, pkts[i]);
+			dropped++;
+		}
 	}
-}
-
-void
-l3fwd_print_routes(FILE *f)
-{
-	uint64_t pkts, inplace, chained;
-	char act[96];
-	uint32_t i;
-
-	fprintf(f, "routes (%s):\n%-44s %-30s %12s %12s %12s\n",
-		l3fwd.lookup == L3FWD_LOOKUP_LPM ? "lpm" : "em", "rule", "action", "packets",
-		"encap-inpl", "encap-chain");
-	for (i = 0; i < l3fwd.nb_nh; i++) {
-		nh_sum(i, &pkts, &inplace, &chained);
-		l3fwd_nh_format(&l3fwd.nh[i], act, sizeof(act));
-		fprintf(f, "%-44s %-30s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-			l3fwd.nh[i].text, act, pkts, inplace, chained);
-	}
-}
-
-void
-l3fwd_json_routes(FILE *f)
-{
-	uint64_t pkts, inplace, chained;
-	char act[96];
-	uint32_t i;
-
-	fprintf(f, ", \"routes\": [");
-	for (i = 0; i < l3fwd.nb_nh; i++) {
-		nh_sum(i, &pkts, &inplace, &chained);
-		l3fwd_nh_format(&l3fwd.nh[i], act, sizeof(act));
-		fprintf(f, "%s{\"rule\": \"%s\", \"action\": \"%s\", \"pkts\": %" PRIu64
-			", \"encap_inplace\": %" PRIu64 ", \"encap_chained\": %" PRIu64 "}",
-			i ? ", " : "", l3fwd.nh[i].text, act, pkts, inplace, chained);
-	}
-	fprintf(f, "]");
+	return dropped;
 }

@@ -5,7 +5,8 @@
 /*
  * mbufx-l3fwd: an l3fwd-style IPv4/IPv6 router on mbufx zones.
  *
- * Per packet (fwd.c):
+ * Per packet (fwd.c; l3fwd_core.h tells how it runs burst-wide and how to
+ * call it without ports):
  *
  *   classify (port ptype or software) -> RFC 1812 checks (rfc1812.h), each
  *   failure dropped and counted by reason -> route lookup (lpm.c or em.c)
@@ -99,14 +100,6 @@ struct l3fwd_rule {
 	unsigned int line;		/**< line in its file, 0 = built-in default */
 };
 
-/** Per-lcore counters of mbufx-l3fwd (app_lcore.priv). */
-struct l3fwd_lcore {
-	const struct l3fwd_tables *t;	/**< tables of the lcore's socket */
-	uint64_t *nh_pkts;		/**< packets (copies for multicast) per next hop */
-	uint64_t *nh_inplace;		/**< encapsulations in the headroom */
-	uint64_t *nh_chained;		/**< encapsulations with a chained header */
-};
-
 /** Configuration and tables, read-only once forwarding starts. */
 struct l3fwd_conf {
 	uint64_t portmask;
@@ -164,19 +157,12 @@ int l3fwd_lpm_build(int socket);
 int l3fwd_em_build(int socket);
 void l3fwd_tables_free(void);
 
-/* encap.c */
-/**
- * Replace the Ethernet header of @p *m (L3 at offset 14) by the next hop's
- * Ethernet + encapsulation. @return the new Ethernet header, or NULL when no
- * header mbuf was available (packet unchanged).
- */
-struct rte_ether_hdr *l3fwd_encap(struct app_lcore *lc, const struct l3fwd_nh *nh,
-				  uint32_t nh_idx, struct rte_mbuf **m, bool v6);
-
-/* fwd.c */
+/* fwd_lcore.c: the app's lcores around the core (l3fwd_core.h) */
 int l3fwd_lcore_main(void *arg);
-/** Allocate the per-lcore counters of the forwarding lcores. */
+/** Set up the forwarding context of each forwarding lcore (after the ports). */
 int l3fwd_lcores_init(void);
+/** Free what l3fwd_lcores_init() allocated. */
+void l3fwd_lcores_free(void);
 void l3fwd_print_routes(FILE *f);
 void l3fwd_json_routes(FILE *f);
 

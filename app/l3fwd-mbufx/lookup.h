@@ -75,35 +75,28 @@ l3fwd_em_ports(const void *l4, uint8_t proto, uint32_t avail, rte_be16_t *sport,
 	}
 }
 
-static inline uint32_t
-l3fwd_em_lookup4(const struct l3fwd_tables *t, const struct rte_ipv4_hdr *ip,
-		 uint32_t l4_avail)
+/* The EM key of an IPv4 header with l3_avail bytes in its segment */
+static inline void
+l3fwd_em_key4_fill(struct l3fwd_em_key4 *k, const struct rte_ipv4_hdr *ip, uint32_t l3_avail)
 {
-	struct l3fwd_em_key4 k = {
-		.dst = ip->dst_addr, .src = ip->src_addr, .proto = ip->next_proto_id,
-	};
-	int pos;
+	const uint32_t hlen = rte_ipv4_hdr_len(ip);
 
-	l3fwd_em_ports((const uint8_t *)ip + rte_ipv4_hdr_len(ip), ip->next_proto_id,
-		       l4_avail, &k.sport, &k.dport);
-	pos = rte_hash_lookup(t->em4, &k);
-	return pos >= 0 ? t->em4_nh[pos] : L3FWD_NO_ROUTE;
+	k->dst = ip->dst_addr;
+	k->src = ip->src_addr;
+	k->proto = ip->next_proto_id;
+	memset(k->pad, 0, sizeof(k->pad));
+	l3fwd_em_ports((const uint8_t *)ip + hlen, ip->next_proto_id,
+		       l3_avail >= hlen ? l3_avail - hlen : 0, &k->sport, &k->dport);
 }
 
-static inline uint32_t
-l3fwd_em_lookup6(const struct l3fwd_tables *t, const struct rte_ipv6_hdr *ip,
-		 uint32_t l4_avail)
+static inline void
+l3fwd_em_key6_fill(struct l3fwd_em_key6 *k, const struct rte_ipv6_hdr *ip, uint32_t l3_avail)
 {
-	struct l3fwd_em_key6 k;
-	int pos;
-
-	memcpy(k.dst, ip->dst_addr, 16);
-	memcpy(k.src, ip->src_addr, 16);
-	k.proto = ip->proto;
-	memset(k.pad, 0, sizeof(k.pad));
-	l3fwd_em_ports(ip + 1, ip->proto, l4_avail, &k.sport, &k.dport);
-	pos = rte_hash_lookup(t->em6, &k);
-	return pos >= 0 ? t->em6_nh[pos] : L3FWD_NO_ROUTE;
+	memcpy(k->dst, ip->dst_addr, 16);
+	memcpy(k->src, ip->src_addr, 16);
+	k->proto = ip->proto;
+	memset(k->pad, 0, sizeof(k->pad));
+	l3fwd_em_ports(ip + 1, ip->proto, l3_avail - sizeof(*ip), &k->sport, &k->dport);
 }
 
 #endif /* L3FWD_LOOKUP_H */

@@ -36,8 +36,6 @@
 #define L3FWD_MIN_PKT_LEN 64
 #define L3FWD_MAX_PKT_LEN 9600
 
-struct l3fwd_conf l3fwd;
-
 static const char *const drop_names[] = {
 	[L3FWD_DROP_NOT_IP - APP_DROP_COMMON_MAX] = "not_ip",
 	[L3FWD_DROP_RUNT - APP_DROP_COMMON_MAX] = "runt",
@@ -487,12 +485,19 @@ summary_hook(FILE *f)
 	l3fwd_print_routes(f);
 }
 
+static void
+cleanup_hook(void)
+{
+	l3fwd_lcores_free();
+	l3fwd_tables_free();
+}
+
 static const struct app_hooks hooks = {
 	.name = "mbufx-l3fwd",
 	.summary = summary_hook,
 	.json = json_hook,
 	.stopped = stopped_hook,
-	.cleanup = l3fwd_tables_free,
+	.cleanup = cleanup_hook,
 };
 
 int
@@ -535,7 +540,7 @@ main(int argc, char **argv)
 	preq.per_port = l3fwd.per_port_pool;
 	preq.no_numa = l3fwd.no_numa;
 	if (app_pools_create(&l3fwd.common, &preq) < 0 || setup_tables() < 0 ||
-	    l3fwd_lcores_init() < 0 || setup_ports((unsigned int)nb_lcores) < 0 ||
+	    setup_ports((unsigned int)nb_lcores) < 0 || l3fwd_lcores_init() < 0 ||
 	    (l3fwd.bench_gen != 0 && setup_bench_gen() < 0))
 		goto err;
 

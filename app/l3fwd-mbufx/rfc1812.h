@@ -71,8 +71,11 @@ l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_
 	return 0;
 }
 
-/** Decrement the TTL and update the checksum incrementally (RFC 1624, eqn. 3). */
-static inline void
+/**
+ * Decrement the TTL and update the checksum incrementally (RFC 1624, eqn. 3).
+ * @return the new TTL.
+ */
+static inline uint8_t
 l3fwd_ttl_dec4(struct rte_ipv4_hdr *ip)
 {
 	/* the 16-bit word holding the TTL (high byte) and the protocol */
@@ -85,6 +88,7 @@ l3fwd_ttl_dec4(struct rte_ipv4_hdr *ip)
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	ip->hdr_checksum = rte_cpu_to_be_16((uint16_t)~sum);
+	return ip->time_to_live;
 }
 
 static inline bool

@@ -33,6 +33,8 @@
 
 #include "l3fwd.h"
 
+struct l3fwd_conf l3fwd;
+
 #define MAX_TOKENS 12
 
 struct parse_ctx {
