@@ -1,0 +1,765 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mbufx authors
+"""End-to-end tests of the AF_XDP port (net_mbufx_xdp) with a real kernel on
+both ends, and of DPDK's own net_af_xdp on the same traffic as a reference.
+
+Every case builds its own topology (xdpnet.Topo: host A -- router R -- host
+B, three network namespaces, two veth pairs), runs mbufx-l3fwd or
+dpdk-testpmd on the two router veths, makes the hosts' kernels send
+ordinary traffic (ping, UDP sockets, raw AF_PACKET frames of 60 to 9014
+bytes), sniffs both hosts' veths and checks every routed frame byte for
+byte against the frame the other host sent (MACs, TTL - 1, IPv4 checksum,
+payload). Every run ends with the apps' leak audit (exit 2 on a leak) or,
+for testpmd, with the pools' in-use counts after the ports are closed.
+
+Cases whose name starts with stock_ run DPDK's net_af_xdp; the others run
+net_mbufx_xdp and skip (77) while drivers/net/mbufx_xdp is not built.
+
+    test_xdp.py BUILD_DIR CASE...
+"""
+
+import os
+import re
+import signal
+import struct
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'apps'))
+
+from apptest import Fail, Skip, check, compare_frames, main, summary  # noqa: E402
+from pkt import (ETH_IPV4, cksum, eth, ipv4, ipv4_ttl_dec, ipv6_hlim_dec, mac,  # noqa: E402
+                 pad, udp)
+from xdpnet import GW_A, GW_B, HOST_A, HOST_B, Pmd, Raw, Topo, udp_socket  # noqa: E402
+
+# frame lengths without CRC: minimum, around one AF_XDP buffer (4096 - 256
+# bytes of XDP headroom = 3840), two buffers, and the jumbo maximum
+JUMBO_SIZES = (60, 64, 65, 128, 511, 1000, 1514, 1515, 2048, 2049, 3000, 3498, 3839,
+               3840, 3841, 4096, 5000, 7679, 7680, 7681, 8000, 9000, 9014)
+STD_SIZES = tuple(s for s in JUMBO_SIZES if s <= 1514)
+
+
+def udp_frame(topo, size, dst='198.18.1.77', src=HOST_A, ident=1, ttl=64, sport=1024):
+    """A frame host A sends to the router: IPv4/UDP of size bytes, with a
+    payload pattern that depends on size and ident."""
+    hdr = 14 + 20 + 8
+    payload = bytes(((i * 7) + ident) & 0xff for i in range(max(0, size - hdr)))
+    return pad(eth(topo.mac['R0'], topo.mac['A'], ETH_IPV4,
+                   ipv4(src, dst, udp(sport, 9, payload), ttl=ttl, ident=ident)), 60)
+
+
+def routed(frame, src_mac, dst_mac):
+    """What the router sends for frame: new MACs, TTL (hop limit) - 1, checksum."""
+    l3 = ipv4_ttl_dec(frame[14:]) if frame[12:14] == b'\x08\x00' else ipv6_hlim_dec(frame[14:])
+    return mac(dst_mac) + mac(src_mac) + frame[12:14] + l3
+
+
+def udp_sum_ok(frame):
+    """The UDP checksum of an IPv4 frame is valid (or absent)."""
+    ihl = (frame[14] & 0xf) * 4
+    l4 = frame[14 + ihl:14 + struct.unpack('!H', frame[16:18])[0]]
+    if frame[23] != 17 or struct.unpack('!H', frame[20:22])[0] & 0x3fff or len(l4) < 8:
+        return True
+    if l4[6:8] == b'\0\0':
+        return True
+    ph = frame[26:34] + struct.pack('!BBH', 0, 17, len(l4))
+    return cksum(ph + l4) == 0
+
+
+class Router:
+    """A DPDK program on the router's two veths (ports 0 and 1)."""
+
+    def __init__(self, env, topo, pmd, app, app_args, lcores='0', mem=256, vdev_kw=None,
+                 extra_eal=(), name='router'):
+        self.env, self.topo, self.pmd, self.name = env, topo, pmd, name
+        kw = vdev_kw or {}
+        vdevs = pmd.vdev(0, topo.ifs['R0'], **kw) + pmd.vdev(1, topo.ifs['R1'], **kw)
+        e = env.testpmd_env()
+        if pmd.ld_path():
+            e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
+        self.cmd = (topo.exec_args('R') + [app] + env.eal(lcores, mem) + list(extra_eal) +
+                    pmd.eal_args() + vdevs + ['--'] + app_args)
+        self.proc = env.start(self.cmd, env=e, log=name + '.log')
+
+    def log(self):
+        return self.env.log(self.proc)
+
+    def wait_for(self, text, timeout=20):
+        deadline = time.time() + timeout
+        while text not in self.log():
+            if self.proc.poll() is not None:
+                raise Fail('%s exited %d before "%s":\n%s' %
+                           (self.name, self.proc.returncode, text, self.log()[-4000:]))
+            if time.time() > deadline:
+                raise Fail('%s: no "%s" within %ds:\n%s' %
+                           (self.name, text, timeout, self.log()[-4000:]))
+            time.sleep(0.05)
+
+    def stop(self, sig=signal.SIGINT):
+        return self.env.stop(self.proc, sig)
+
+
+def l3fwd(env, topo, pmd, jumbo, extra=(), **kw):
+    """mbufx-l3fwd routing 198.18.0.0/24 to port 0 (host A) and
+    198.18.1.0/24 to port 1 (host B); returns the Router once forwarding."""
+    rules = env.path('routes.cfg')
+    with open(rules, 'w') as f:
+        f.write('R198.18.0.0/24 0\nR198.18.1.0/24 1\n')
+    args = ['-p', '3', '-T', '0', '--rule_ipv4', rules, '--link-wait', '5',
+            '--eth-dest=0,%s' % topo.mac['A'], '--eth-dest=1,%s' % topo.mac['B'],
+            '--rx-queue-size', '512', '--tx-queue-size', '512',
+            '--summary', env.path(kw.pop('name', 'router') + '.json')] + list(extra)
+    if jumbo:
+        args += ['--max-pkt-len', '9018', '--jumbo-mbufs', '2048']
+    r = Router(env, topo, pmd, env.l3fwd, args, mem=kw.pop('mem', 384), **kw)
+    r.wait_for('forwarding on')
+    r.macs = {int(p): m.lower() for p, m in
+              re.findall(r'^port (\d+): \S+ \(\S+\) ([0-9A-Fa-f:]{17})', r.log(), re.M)}
+    check(len(r.macs) == 2, 'port MACs not found in:\n%s', r.log()[-3000:])
+    return r
+
+
+def finish_l3fwd(r, expect_rc=0):
+    """Stop mbufx-l3fwd; its leak audit must pass (exit 0); returns the summary."""
+    rc = r.stop()
+    log = r.log()
+    check(rc == expect_rc, '%s exit %d (expected %d; 2 = leaked mbufs):\n%s', r.name, rc,
+          expect_rc, log[-4000:])
+    s = summary(r.env.path(r.name + '.json'))
+    check(s['leak'] == (expect_rc == 2), 'leak audit %s:\n%s', s['leak'], log[-3000:])
+    return s
+
+
+class Sniff:
+    """Sniffers on both hosts: what each sends (outgoing) and receives."""
+
+    def __init__(self, topo):
+        self.a, self.b = Raw(topo, 'A'), Raw(topo, 'B')
+        self.sa, self.sb = Raw(topo, 'A'), Raw(topo, 'B')
+
+    def collect(self, want_a, want_b, timeout=5.0):
+        """Frames sent by A, received by B, sent by B, received by A."""
+        deadline = time.time() + timeout
+        ra, rb = [], []
+        while (len(ra) < want_a or len(rb) < want_b) and time.time() < deadline:
+            rb += self.b.recv(want_b - len(rb), timeout=0.05) if len(rb) < want_b else []
+            ra += self.a.recv(want_a - len(ra), timeout=0.05) if len(ra) < want_a else []
+        time.sleep(0.1)
+        rb += self.b.drain()
+        ra += self.a.drain()
+        return self.sa.drain(outgoing=True), rb, self.sb.drain(outgoing=True), ra
+
+    def close(self):
+        for s in (self.a, self.b, self.sa, self.sb):
+            s.close()
+
+
+def check_path(sent, got, src_mac, dst_mac, what):
+    """Every frame sent by one host arrived routed at the other, in order,
+    byte for byte; every UDP checksum still valid."""
+    compare_frames(got, [routed(f, src_mac, dst_mac) for f in sent], what)
+    for i, f in enumerate(got):
+        check(udp_sum_ok(f), '%s: frame %d: bad UDP checksum', what, i)
+
+
+def send_raw(topo, raw, frames, sniff_b, batch=32):
+    """Send frames from host A in batches, waiting for each batch at host B
+    (the router's Rx ring is never overrun); returns what B received."""
+    got = []
+    for i in range(0, len(frames), batch):
+        chunk = frames[i:i + batch]
+        for f in chunk:
+            raw.send(f)
+        got += sniff_b.recv(len(chunk), timeout=3.0)
+    return got
+
+
+def kernel_traffic(env, topo, r, sizes, ping_sizes, udp_sizes):
+    """The traffic of the kernel cases through Router r; checks it all."""
+    port_mac = r.macs
+    # 1. ping both ways (echo requests and replies both cross the router)
+    sn = Sniff(topo)
+    try:
+        for size in ping_sizes:
+            n = topo.ping('A', HOST_B, count=3, size=size)
+            check(n == 3, 'ping A -> B (%d bytes): %d of 3 replies', size, n)
+            n = topo.ping('B', HOST_A, count=2, size=size)
+            check(n == 2, 'ping B -> A (%d bytes): %d of 2 replies', size, n)
+        sent_a, got_b, sent_b, got_a = sn.collect(0, 0, timeout=0.3)
+        check(len(sent_a) == 3 * len(ping_sizes) + 2 * len(ping_sizes),
+              'A sent %d frames', len(sent_a))
+        check_path(sent_a, got_b, port_mac[1], topo.mac['B'], 'ping, A to B')
+        check_path(sent_b, got_a, port_mac[0], topo.mac['A'], 'ping, B to A')
+    finally:
+        sn.close()
+    # 2. UDP through both kernels' sockets (fragments above the MTU)
+    sn = Sniff(topo)
+    ua, ub = udp_socket(topo, 'A', 5001), udp_socket(topo, 'B', 5002)
+    try:
+        ub.settimeout(3)
+        for i, size in enumerate(udp_sizes):
+            data = bytes((j * 13 + i) & 0xff for j in range(size))
+            ua.sendto(data, (HOST_B, 5002))
+            got, frm = ub.recvfrom(65535)
+            check(got == data and frm == (HOST_A, 5001), 'UDP %d bytes: got %d bytes from %s',
+                  size, len(got), frm)
+            ub.sendto(data[::-1], (HOST_A, 5001))
+            ua.settimeout(3)
+            got, _ = ua.recvfrom(65535)
+            check(got == data[::-1], 'UDP reply %d bytes: got %d bytes', size, len(got))
+        sent_a, got_b, sent_b, got_a = sn.collect(0, 0, timeout=0.3)
+        check_path(sent_a, got_b, port_mac[1], topo.mac['B'], 'UDP, A to B')
+        check_path(sent_b, got_a, port_mac[0], topo.mac['A'], 'UDP, B to A')
+    finally:
+        ua.close()
+        ub.close()
+        sn.close()
+    # 3. raw frames of every size, three times each, byte for byte
+    frames = [udp_frame(topo, s, ident=k * 100 + i)
+              for k in range(3) for i, s in enumerate(sizes)]
+    raw, rb = Raw(topo, 'A'), Raw(topo, 'B')
+    try:
+        got = send_raw(topo, raw, frames, rb)
+    finally:
+        raw.close()
+        rb.close()
+    check_path(frames, got, port_mac[1], topo.mac['B'], 'raw frames %d..%d B' %
+               (min(sizes), max(sizes)))
+    return len(frames)
+
+
+def case_l3fwd_kernel(env, kind='mbufx_xdp'):
+    """mbufx-l3fwd on two net_mbufx_xdp ports: ping, UDP, raw 60..9014 B frames, byte for byte."""
+    pmd = Pmd(kind, env.build)
+    pmd.require()
+    topo = Topo(mtu=9000)
+    try:
+        r = l3fwd(env, topo, pmd, jumbo=True)
+        n = kernel_traffic(env, topo, r, JUMBO_SIZES, (56, 1472, 3000, 8972),
+                           (1, 100, 1472, 3000, 8972, 20000))
+        s = finish_l3fwd(r)
+        check(s['rx_pkts'] >= n, 'l3fwd received %d packets, %d sent', s['rx_pkts'], n)
+        bad = {k: v for k, v in s['drops'].items() if v}
+        check(not bad, 'drops %s', bad)
+    finally:
+        topo.close()
+
+
+def case_stock_l3fwd_kernel(env):
+    """Reference: mbufx-l3fwd on DPDK's net_af_xdp, MTU 1500 (its limit is ~3.5 KB)."""
+    pmd = Pmd('af_xdp', env.build)
+    pmd.require()
+    topo = Topo(mtu=1500)
+    try:
+        r = l3fwd(env, topo, pmd, jumbo=False)
+        n = kernel_traffic(env, topo, r, STD_SIZES, (56, 1472), (1, 100, 1472, 4000))
+        # net_af_xdp keeps its fill-ring mbufs at close (DPDK 22.11): the
+        # leak audit sees them, exit status 2
+        s = finish_l3fwd(r, expect_rc=2)
+        out = s['zones'][0]['pkt']['in_use']
+        print('net_af_xdp left %d packet mbufs out at exit (its fill rings)' % out)
+        check(s['rx_pkts'] >= n, 'l3fwd received %d packets, %d sent', s['rx_pkts'], n)
+    finally:
+        topo.close()
+
+
+class Testpmd(Router):
+    """dpdk-testpmd in interactive mode on the router's two veths, the mbufx
+    pool loaded with -d; commands written to its stdin (line-buffered output
+    through stdbuf, so that each command's answer can be waited for)."""
+
+    def __init__(self, env, topo, pmd, args, mem=384, extra_eal=(), vdev_kw=None,
+                 name='testpmd', pool='mbufx'):
+        import shutil
+        import subprocess
+        self.env, self.topo, self.pmd, self.name = env, topo, pmd, name
+        testpmd = shutil.which('dpdk-testpmd')
+        if testpmd is None:
+            raise Skip('dpdk-testpmd not found (Debian package dpdk)')
+        kw = vdev_kw or {}
+        vdevs = pmd.vdev(0, topo.ifs['R0'], **kw) + pmd.vdev(1, topo.ifs['R1'], **kw)
+        e = dict(os.environ)
+        e.update(env.testpmd_env())
+        if pmd.ld_path():
+            e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
+        pool_args = ['-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx'] \
+            if pool == 'mbufx' else []
+        self.cmd = (topo.exec_args('R') + ['stdbuf', '-oL', '-eL', testpmd] +
+                    env.eal('0,1', mem) + list(extra_eal) + pool_args + pmd.eal_args() +
+                    vdevs + ['--', '-i', '--total-num-mbufs=8192', '--nb-cores=1',
+                             '--eth-peer=0,%s' % topo.mac['A'],
+                             '--eth-peer=1,%s' % topo.mac['B']] + list(args))
+        f = open(env.path(name + '.log'), 'wb')
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=f,
+                                     stderr=subprocess.STDOUT, env=e, cwd=env.tmp,
+                                     start_new_session=True)
+        self.proc.logfile = f
+        env.procs.append(self.proc)
+
+    def ready(self):
+        self.wait_for('testpmd> ', timeout=30)
+        ports = re.findall(r'^Port (\d+): ([0-9A-Fa-f:]{17})', self.log(), re.M)
+        self.macs = {int(p): m.lower() for p, m in ports}
+        check(len(self.macs) == 2, 'testpmd did not set up 2 ports:\n%s', self.log()[-3000:])
+        return self
+
+    def cmd_wait(self, line, expect=None, timeout=15):
+        """Send one command; wait for the next prompt (and expect, a regex,
+        in the answer); returns the answer."""
+        start = len(self.log())
+        self.proc.stdin.write((line + '\n').encode())
+        self.proc.stdin.flush()
+        deadline = time.time() + timeout
+        while True:
+            ans = self.log()[start:]
+            done = ans.count('testpmd> ') >= 1 and (expect is None or re.search(expect, ans))
+            if done:
+                return ans
+            if self.proc.poll() is not None:
+                raise Fail('testpmd exited %d after "%s":\n%s' %
+                           (self.proc.returncode, line, self.log()[-4000:]))
+            if time.time() > deadline:
+                raise Fail('testpmd: no answer to "%s" within %ds:\n%s' %
+                           (line, timeout, ans[-3000:]))
+            time.sleep(0.05)
+
+    def fwd_stats(self, ans):
+        """{port: (rx, tx)} from a 'stop' answer."""
+        out = {}
+        for p, rx, tx in re.findall(r'Forward statistics for port (\d+)\s+-+\s+'
+                                    r'RX-packets: (\d+).*?TX-packets: (\d+)', ans, re.S):
+            out[int(p)] = (int(rx), int(tx))
+        return out
+
+    def pools_in_use(self):
+        """Close the ports, then {pool: mbufs still out} from dump_mempool."""
+        self.cmd_wait('port stop all', timeout=20)
+        self.cmd_wait('port close all', timeout=20)
+        ans = self.cmd_wait('dump_mempool', expect=r'common_pool_count=\d+\s', timeout=20)
+        pools = {}
+        for blk in re.split(r'\nmempool <', ans)[1:]:
+            name = blk.split('>')[0]
+            size = int(re.search(r'\n\s+size=(\d+)', blk).group(1))
+            free = int(re.search(r'common_pool_count=(\d+)', blk).group(1))
+            cached = re.search(r'total_cache_count=(\d+)', blk)
+            pools[name] = size - free - (int(cached.group(1)) if cached else 0)
+        check(pools, 'no mempool in dump_mempool:\n%s', ans[-2000:])
+        return pools
+
+    def quit(self):
+        self.proc.stdin.write(b'quit\n')
+        self.proc.stdin.flush()
+        try:
+            self.proc.wait(20)
+        except Exception:
+            pass
+        rc = self.env.stop(self.proc, signal.SIGKILL)
+        check(rc == 0 and 'Bye' in self.log(), 'testpmd did not quit cleanly (%d):\n%s',
+              rc, self.log()[-3000:])
+
+
+def fix_udp_sum(frame):
+    """frame with its UDP checksum computed."""
+    ihl = (frame[14] & 0xf) * 4
+    tot = struct.unpack('!H', frame[16:18])[0]
+    l4 = bytearray(frame[14 + ihl:14 + tot])
+    l4[6:8] = b'\0\0'
+    ph = frame[26:34] + struct.pack('!BBH', 0, 17, len(l4))
+    c = cksum(ph + bytes(l4)) or 0xffff
+    l4[6:8] = struct.pack('!H', c)
+    return frame[:14 + ihl] + bytes(l4) + frame[14 + tot:]
+
+
+def mode_traffic(topo, frames, timeout=3.0):
+    """Send frames from host A in batches; returns what host B received."""
+    raw, rb = Raw(topo, 'A'), Raw(topo, 'B')
+    try:
+        return send_raw(topo, raw, frames, rb) + rb.recv(0, timeout=0.2)
+    finally:
+        raw.close()
+        rb.close()
+
+
+def testpmd_modes(env, kind, sizes, tp_args, mtu):
+    """io, mac, csum, rxonly and txonly on the same traffic; returns the
+    pools' in-use counts after close."""
+    pmd = Pmd(kind, env.build)
+    pmd.require()
+    topo = Topo(mtu=mtu)
+    try:
+        tp = Testpmd(env, topo, pmd, tp_args).ready()
+        frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(sizes)]
+        # io: forwarded unchanged
+        tp.cmd_wait('set fwd io')
+        tp.cmd_wait('start')
+        got = mode_traffic(topo, frames)
+        compare_frames(got, frames, 'io: frames at host B')
+        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
+        check(st[0][0] == len(frames) and st[1][1] == len(frames), 'io: stats %s', st)
+        # mac: source = port 1's MAC, destination = --eth-peer
+        tp.cmd_wait('set fwd mac')
+        tp.cmd_wait('start')
+        got = mode_traffic(topo, frames)
+        compare_frames(got, [mac(topo.mac['B']) + mac(tp.macs[1]) + f[12:] for f in frames],
+                       'mac: frames at host B')
+        tp.cmd_wait('stop', expect='Accumulated')
+        # csum: checksums computed in software, MACs as mac mode
+        broken = []
+        for f in frames:
+            b = bytearray(fix_udp_sum(f))
+            b[24:26] = b'\x12\x34'                   # wrong IPv4 checksum
+            if len(b) > 42:
+                b[40:42] = struct.pack('!H', struct.unpack('!H', b[40:42])[0] ^ 0x5555 or 1)
+            broken.append(bytes(b))
+        tp.cmd_wait('set fwd csum')
+        tp.cmd_wait('start')
+        got = mode_traffic(topo, broken)
+        want = [mac(topo.mac['B']) + mac(tp.macs[1]) + fix_udp_sum(f)[12:] for f in frames]
+        compare_frames(got, want, 'csum: frames at host B')
+        tp.cmd_wait('stop', expect='Accumulated')
+        # rxonly: counted, nothing forwarded
+        tp.cmd_wait('set fwd rxonly')
+        tp.cmd_wait('start')
+        raw, rb = Raw(topo, 'A'), Raw(topo, 'B')
+        try:
+            for f in frames:
+                raw.send(f)
+            time.sleep(0.3)
+            leaked = rb.recv(1, timeout=0.3)
+        finally:
+            raw.close()
+            rb.close()
+        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
+        check(not leaked and st[0][0] == len(frames), 'rxonly: stats %s, %d at B', st,
+              len(leaked))
+        # txonly: testpmd's own 64-byte UDP frames reach host B
+        tp.cmd_wait('set fwd txonly')
+        rb = Raw(topo, 'B')
+        try:
+            tp.cmd_wait('start')
+            got = rb.recv(200, timeout=3)
+            tp.cmd_wait('stop', expect='Accumulated')
+            got += rb.drain()
+        finally:
+            rb.close()
+        check(len(got) >= 100, 'txonly: %d frames at host B', len(got))
+        for f in got[:50]:
+            check(f[:12] == mac(topo.mac['B']) + mac(tp.macs[1]) and len(f) == 64 and
+                  cksum(f[14:34]) == 0, 'txonly: bad frame %s', f.hex())
+        in_use = tp.pools_in_use()
+        tp.quit()
+        return in_use
+    finally:
+        topo.close()
+
+
+def case_testpmd_modes(env):
+    """dpdk-testpmd (mbufx pool) on net_mbufx_xdp: io, mac, csum, rxonly, txonly; jumbo chains."""
+    in_use = testpmd_modes(env, 'mbufx_xdp', JUMBO_SIZES,
+                           ['--max-pkt-len=9018', '--enable-scatter'], 9000)
+    check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
+
+
+def case_stock_testpmd_modes(env):
+    """Reference: the same testpmd modes on DPDK's net_af_xdp (MTU 1500; fill mbufs kept)."""
+    in_use = testpmd_modes(env, 'af_xdp', STD_SIZES, [], 1500)
+    print('net_af_xdp: mbufs still out after close: %s' % in_use)
+
+
+def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
+    """mbufx-l3fwd with port 0 = vdev0 (a parameter string) must stop with a
+    clear message (each of expect, case-insensitive) and exit 1: no crash, no
+    leak audit failure, no port forwarding."""
+    cmd = (topo.exec_args('R') + [env.l3fwd] + env.eal('0', 256) + pmd.eal_args() +
+           ['--vdev', '%s0,%s' % (pmd.drv, vdev0)] + pmd.vdev(1, topo.ifs['R1']) +
+           ['--', '-p', '3', '-T', '0', '--run-time', '1', '--link-wait', '1'] + list(args))
+    e = env.testpmd_env()
+    if pmd.ld_path():
+        e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
+    rc, out = env.run(cmd, timeout=60, env=e, expect_rc=None)
+    check(rc in rc_ok, '%s: exit %d (expected %s):\n%s', what, rc, rc_ok, out[-3000:])
+    for x in expect:
+        check(x.lower() in out.lower(), '%s: no %r in the output:\n%s', what, x, out[-3000:])
+    check('forwarding on' not in out, '%s: forwarding started:\n%s', what, out[-3000:])
+    check('not freed' not in out and 'LEAK' not in out, '%s: mbufs leaked:\n%s', what,
+          out[-3000:])
+    return out
+
+
+def case_bad_args(env):
+    """Bad parameters: no/missing interface, queue out of range, bad mode: clear error, no leak."""
+    pmd = Pmd('mbufx_xdp', env.build)
+    pmd.require()
+    topo = Topo(mtu=1500)
+    try:
+        r0 = topo.ifs['R0']
+        dies_cleanly(env, topo, pmd, 'start_queue=0', ['iface'], 'no iface')
+        dies_cleanly(env, topo, pmd, 'iface=mbxnosuch%d' % os.getpid(),
+                     ['mbxnosuch%d' % os.getpid()], 'missing interface')
+        dies_cleanly(env, topo, pmd, 'iface=%s,start_queue=4' % r0, ['queue'],
+                     'start_queue beyond the veth queues')
+        dies_cleanly(env, topo, pmd, 'iface=%s,queue_count=3' % r0, ['queue'],
+                     'queue_count beyond the veth queues')
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=bogus' % r0, ['mode'], 'bad mode')
+        dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'], 'unknown parameter')
+        # the veth offers copy mode only: zero-copy must be refused, not faked
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['zero'], 'mode=zc on veth')
+        check(not topo.xdp_attached('R0'), 'an XDP program is left on %s', r0)
+    finally:
+        topo.close()
+
+
+def case_bad_pool(env):
+    """A pool of many memory chunks, an MTU above the pool's buffers: refused, nothing leaks."""
+    pmd = Pmd('mbufx_xdp', env.build)
+    pmd.require()
+    topo = Topo(mtu=9000)
+    try:
+        # --mp-alloc=anon in IOVA-as-PA mode: one memory chunk per 4 KiB page
+        tp = Testpmd(env, topo, pmd, ['--mp-alloc=anon'], extra_eal=['--iova-mode=pa'],
+                     name='anon', pool='ring')
+        tp.wait_for('testpmd> ', timeout=30)
+        log = tp.log()
+        check(re.search(r'chunk', log, re.I) and 'Port 0: ' not in log,
+              'a pool of many chunks was accepted:\n%s', log[-3000:])
+        tp.quit()
+        # frames up to 9018 B on 2176-byte buffers without Rx scatter
+        tp = Testpmd(env, topo, pmd, ['--max-pkt-len=9018'], name='noscatter')
+        tp.wait_for('testpmd> ', timeout=30)
+        log = tp.log()
+        check('Port 0: ' not in log, '9018-byte frames accepted on 2K buffers without '
+              'scatter:\n%s', log[-3000:])
+        tp.quit()
+        # an MTU above what the port takes, asked at run time: refused, the
+        # port still forwards afterwards
+        tp = Testpmd(env, topo, pmd, ['--max-pkt-len=1518'], name='mtu').ready()
+        tp.cmd_wait('port stop 0')
+        ans = tp.cmd_wait('port config mtu 0 65000')
+        check(re.search(r'error|fail|invalid', ans, re.I), 'MTU 65000 accepted:\n%s', ans)
+        tp.cmd_wait('port start 0', timeout=20)
+        tp.cmd_wait('set fwd io')
+        tp.cmd_wait('start')
+        frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(STD_SIZES)]
+        compare_frames(mode_traffic(topo, frames), frames, 'io after a refused MTU')
+        tp.cmd_wait('stop', expect='Accumulated')
+        in_use = tp.pools_in_use()
+        tp.quit()
+        check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
+    finally:
+        topo.close()
+
+
+def case_malformed(env, kind='mbufx_xdp'):
+    """Malformed and truncated frames from a host: counted drops by reason, good frames pass."""
+    import test_l3fwd
+    pmd = Pmd(kind, env.build)
+    pmd.require()
+    topo = Topo(mtu=3000)
+    try:
+        r = l3fwd(env, topo, pmd, jumbo=False)
+        cases = [(f, why) for f, why in test_l3fwd.malformed_frames()
+                 if len(f) >= 14 and len(f) <= 1514]
+        # a frame cut short of what its IPv4 header announces, and a runt
+        # that the kernel hands over as it is
+        big = udp_frame(topo, 1400, ident=77)
+        cases.append((big[:200], 'bad_total_len'))
+        cases.append((big[:20], 'runt'))
+        # frames longer than --max-pkt-len 1518 (the veths take 3000)
+        cases.append((udp_frame(topo, 2000, ident=78), 'oversize'))
+        frames = [f for f, _ in cases] * 3
+        raw, rb = Raw(topo, 'A'), Raw(topo, 'B')
+        try:
+            for f in frames:
+                raw.send(f)
+            got = rb.recv(sum(1 for _, w in cases if w is None) * 3, timeout=3,
+                          ipv4_only=False)
+            time.sleep(0.2)
+            got += rb.drain(ipv4_only=False)
+        finally:
+            raw.close()
+            rb.close()
+        good = [f for f, w in cases if w is None] * 3
+        compare_frames(got, [routed(f, r.macs[1], topo.mac['B']) for f in good],
+                       'good frames among malformed ones')
+        s = finish_l3fwd(r, expect_rc=0 if kind == 'mbufx_xdp' else 2)
+        want = {}
+        for _, w in cases:
+            if w:
+                want[w] = want.get(w, 0) + 3
+        drops = {k: v for k, v in s['drops'].items() if v}
+        # frames above max_rx_pktlen may be dropped before the app (by the
+        # kernel or the PMD): then the app never counts them
+        pstats = s['ports'][0]
+        early = 0
+        if 'oversize' not in drops:
+            early = want.pop('oversize')
+        check(drops == want, 'drops by reason %s, expected %s', drops, want)
+        check(pstats['rx_pkts'] == len(frames) - early, 'port 0 received %d of %d',
+              pstats['rx_pkts'], len(frames) - early)
+    finally:
+        topo.close()
+
+
+class Blaster(threading.Thread):
+    """Host A sends frames to host B through the router in the background,
+    a bounded rate (batches of 64, then a millisecond), until stopped."""
+
+    def __init__(self, topo, frames):
+        super().__init__(daemon=True)
+        self.raw = Raw(topo, 'A')
+        self.frames = frames
+        self.halt = threading.Event()
+        self.sent = 0
+        self.errors = 0
+
+    def run(self):
+        i = 0
+        while not self.halt.is_set():
+            for _ in range(64):
+                try:
+                    self.raw.sk.send(self.frames[i % len(self.frames)])
+                    self.sent += 1
+                except OSError:
+                    self.errors += 1        # link down: ENETDOWN / ENXIO
+                i += 1
+            time.sleep(0.001)
+
+    def stop(self):
+        self.halt.set()
+        self.join(5)
+        self.raw.close()
+
+
+def flows(topo, timeout=4.0):
+    """Frames from A reach B again (after a restart or link change)."""
+    f = udp_frame(topo, 300, ident=99)
+    raw, rb = Raw(topo, 'A'), Raw(topo, 'B')
+    try:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            raw.send(f)
+            if rb.recv(1, timeout=0.1):
+                return True
+        return False
+    finally:
+        raw.close()
+        rb.close()
+
+
+def case_link_flap(env, kind='mbufx_xdp'):
+    """Link down/up on both sides of the router under traffic: forwarding resumes, no leak."""
+    pmd = Pmd(kind, env.build)
+    pmd.require()
+    mtu = 9000 if kind == 'mbufx_xdp' else 1500
+    topo = Topo(mtu=mtu)
+    try:
+        r = l3fwd(env, topo, pmd, jumbo=kind == 'mbufx_xdp')
+        sizes = JUMBO_SIZES if kind == 'mbufx_xdp' else STD_SIZES
+        bl = Blaster(topo, [udp_frame(topo, s, ident=i) for i, s in enumerate(sizes)])
+        bl.start()
+        try:
+            for key in ('R0', 'R1', 'A', 'B'):
+                time.sleep(0.3)
+                topo.link(key, False)
+                time.sleep(0.3)
+                topo.link(key, True)
+                if key in ('A', 'B'):
+                    # a host veth down then up loses its routes and neighbours
+                    host_routes(topo, key)
+            time.sleep(0.3)
+        finally:
+            bl.stop()
+        check(bl.sent > 1000, 'only %d frames sent', bl.sent)
+        check(flows(topo), 'no forwarding after the link flaps:\n%s', r.log()[-2000:])
+        check(topo.ping('A', HOST_B, count=2) == 2, 'ping after the link flaps')
+        s = finish_l3fwd(r, expect_rc=0 if kind == 'mbufx_xdp' else 2)
+        check(s['rx_pkts'] > 500, 'l3fwd received %d frames', s['rx_pkts'])
+    finally:
+        topo.close()
+
+
+def host_routes(topo, host):
+    gw, rk, net = (GW_A, 'R0', '198.18.1.0/24') if host == 'A' else (GW_B, 'R1',
+                                                                      '198.18.0.0/24')
+    topo.ip(host, 'neigh replace %s lladdr %s dev %s nud permanent' %
+            (gw, topo.mac[rk], topo.ifs[host]))
+    topo.ip(host, 'route replace %s via %s' % (net, gw))
+
+
+def case_stop_start(env, kind='mbufx_xdp'):
+    """testpmd under traffic: stop/start, port stop/start, queue re-setup; no mbuf out at close."""
+    pmd = Pmd(kind, env.build)
+    pmd.require()
+    jumbo = kind == 'mbufx_xdp'
+    topo = Topo(mtu=9000 if jumbo else 1500)
+    try:
+        tp = Testpmd(env, topo, pmd, ['--max-pkt-len=9018', '--enable-scatter']
+                     if jumbo else []).ready()
+        sizes = JUMBO_SIZES if jumbo else STD_SIZES
+        frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(sizes)]
+        tp.cmd_wait('set fwd io')
+        tp.cmd_wait('start')
+        bl = Blaster(topo, frames)
+        bl.start()
+        try:
+            for step in (['stop', 'start'],
+                         ['stop', 'port stop all', 'port start all', 'start'],
+                         ['stop', 'port stop all', 'port config all rxd 256',
+                          'port start all', 'start'],
+                         ['stop', 'port stop 1', 'port start 1', 'start']):
+                time.sleep(0.4)
+                for c in step:
+                    tp.cmd_wait(c, timeout=20)
+            time.sleep(0.4)
+        finally:
+            bl.stop()
+        time.sleep(0.2)
+        compare_frames(mode_traffic(topo, frames), frames, 'io after stop/start')
+        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
+        check(st[0][0] > 100, 'stats %s', st)
+        in_use = tp.pools_in_use()
+        tp.quit()
+        if kind == 'mbufx_xdp':
+            check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
+        else:
+            print('net_af_xdp: mbufs still out after close: %s' % in_use)
+    finally:
+        topo.close()
+
+
+def case_stock_malformed(env):
+    """Reference: malformed frames through DPDK's net_af_xdp."""
+    case_malformed(env, 'af_xdp')
+
+
+def case_stock_link_flap(env):
+    """Reference: link down/up under traffic on DPDK's net_af_xdp (fill mbufs kept)."""
+    case_link_flap(env, 'af_xdp')
+
+
+def case_stock_stop_start(env):
+    """Reference: testpmd stop/start under traffic on DPDK's net_af_xdp."""
+    case_stop_start(env, 'af_xdp')
+
+
+CASES = {
+    'l3fwd_kernel': case_l3fwd_kernel,
+    'stock_l3fwd_kernel': case_stock_l3fwd_kernel,
+    'testpmd_modes': case_testpmd_modes,
+    'stock_testpmd_modes': case_stock_testpmd_modes,
+    'bad_args': case_bad_args,
+    'bad_pool': case_bad_pool,
+    'malformed': case_malformed,
+    'stock_malformed': case_stock_malformed,
+    'link_flap': case_link_flap,
+    'stock_link_flap': case_stock_link_flap,
+    'stop_start': case_stop_start,
+    'stock_stop_start': case_stock_stop_start,
+}
+
+if __name__ == '__main__':
+    sys.exit(main(CASES))
