@@ -14,7 +14,8 @@
 #   2. devtools/bench-testpmd.sh: dpdk-testpmd on net_null, per driver
 #      -> testpmd.json
 #   3. devtools/bench-apps.sh BUILD, when present -> apps.json
-#   4. devtools/bench-report.py: RESULTS.md and one PNG chart per JSON
+#   4. devtools/bench-xdp.sh BUILD: AF_XDP ports on veth -> xdp.json
+#   5. devtools/bench-report.py: RESULTS.md and one PNG chart per JSON
 #
 # Results go to $MBUFX_BENCH_OUT (default: bench-results/ at the top of the
 # tree). MBUFX_BENCH_REPS (default 5) sets the repetitions of every
@@ -84,7 +85,11 @@ else
 - apps.json absent: devtools/bench-apps.sh is not in this tree yet"
 fi
 
-# 4. the report
+# 4. AF_XDP ports on a veth pair (net_mbufx_xdp against net_af_xdp)
+step "AF_XDP (bench-xdp.sh)"
+"$root/devtools/bench-xdp.sh" "$build" || failed="$failed bench-xdp"
+
+# 5. the report
 step "report"
 [ -n "$failed" ] && notes="$notes
 - failed to run:$failed (see the output of make bench)"

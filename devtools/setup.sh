@@ -10,7 +10,8 @@ set -eu
 
 PKGS="dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config python3-pyelftools
 libnuma-dev libpcap-dev gcc make python3 python3-matplotlib iproute2
-libbpf-dev clang llvm ethtool libclang-rt-14-dev libfuzzer-14-dev valgrind dpdk-doc"
+libbpf-dev clang llvm ethtool libclang-rt-14-dev libfuzzer-14-dev valgrind dpdk-doc
+iputils-ping"
 [ "${MBUFX_DOCS:-0}" = 1 ] && PKGS="$PKGS python3-sphinx doxygen"
 HUGEPAGES=${MBUFX_HUGEPAGES:-512}
 

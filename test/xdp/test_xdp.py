@@ -350,16 +350,19 @@ class Testpmd(Router):
         check(pools, 'no mempool in dump_mempool:\n%s', ans[-2000:])
         return pools
 
-    def quit(self):
-        self.proc.stdin.write(b'quit\n')
-        self.proc.stdin.flush()
+    def quit(self, strict=True):
+        """quit; strict: it must exit 0 after its "Bye"."""
+        import subprocess
         try:
+            self.proc.stdin.write(b'quit\n')
+            self.proc.stdin.flush()
             self.proc.wait(20)
-        except Exception:
+        except (OSError, subprocess.TimeoutExpired):
             pass
         rc = self.env.stop(self.proc, signal.SIGKILL)
-        check(rc == 0 and 'Bye' in self.log(), 'testpmd did not quit cleanly (%d):\n%s',
-              rc, self.log()[-3000:])
+        if strict:
+            check(rc == 0 and 'Bye' in self.log(), 'testpmd did not quit cleanly (%d):\n%s',
+                  rc, self.log()[-3000:])
 
 
 def fix_udp_sum(frame):
@@ -703,30 +706,43 @@ def case_stop_start(env, kind='mbufx_xdp'):
         frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(sizes)]
         tp.cmd_wait('set fwd io')
         tp.cmd_wait('start')
+        steps = [['stop', 'start'],
+                 ['stop', 'port stop all', 'port start all', 'start'],
+                 ['stop', 'port stop 1', 'port start 1', 'start']]
+        # queue re-setup (new ring sizes): DPDK 22.11's net_af_xdp cannot
+        # bind the queue again (its old socket is still there); tried last
+        resetup = ['stop', 'port stop all', 'port config all rxd 256', 'port start all',
+                   'start']
+        if kind == 'mbufx_xdp':
+            steps.insert(2, resetup)
         bl = Blaster(topo, frames)
         bl.start()
         try:
-            for step in (['stop', 'start'],
-                         ['stop', 'port stop all', 'port start all', 'start'],
-                         ['stop', 'port stop all', 'port config all rxd 256',
-                          'port start all', 'start'],
-                         ['stop', 'port stop 1', 'port start 1', 'start']):
+            for step in steps:
                 time.sleep(0.4)
                 for c in step:
-                    tp.cmd_wait(c, timeout=20)
+                    ans = tp.cmd_wait(c, timeout=20)
+                    check(not re.search(r'Fail|Not all ports', ans), '"%s": %s', c, ans)
             time.sleep(0.4)
         finally:
             bl.stop()
         time.sleep(0.2)
         compare_frames(mode_traffic(topo, frames), frames, 'io after stop/start')
-        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
-        check(st[0][0] > 100, 'stats %s', st)
+        check(kind != 'mbufx_xdp' or bl.sent > 1000, 'only %d frames sent', bl.sent)
+        if kind != 'mbufx_xdp':
+            ans = ''.join(tp.cmd_wait(c, timeout=20) for c in resetup)
+            err = re.findall(r'^.*(?:Fail|fail).*$', ans, re.M)
+            print('net_af_xdp, queue re-setup after port stop: %s' %
+                  ('; '.join(err) if err else 'ok'))
+        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated|not started'))
+        check(kind != 'mbufx_xdp' or st[0][0] > 100, 'stats %s', st)
         in_use = tp.pools_in_use()
-        tp.quit()
+        tp.quit(strict=kind == 'mbufx_xdp')
         if kind == 'mbufx_xdp':
             check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
         else:
-            print('net_af_xdp: mbufs still out after close: %s' % in_use)
+            print('net_af_xdp: mbufs still out after close: %s; testpmd exit status %d' %
+                  (in_use, tp.proc.returncode))
     finally:
         topo.close()
 

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mbufx authors
+#
+# AF_XDP benchmark of `make bench`: net_mbufx_xdp against DPDK's net_af_xdp
+# on one veth pair and the same traffic, each with the mbufx pool and with
+# testpmd's default ring pool; 64 B and 1518 B frames, then 9000 B on ours.
+#
+#     devtools/bench-xdp.sh BUILD
+#
+#   host A netns                    router netns                  host B netns
+#   testpmd txonly on       veth    testpmd io / rxonly     veth   kernel (drops:
+#   net_af_packet (lcore 0) =====>  2 AF_XDP ports (lcore 1) ====>  not its MAC)
+#
+# Interleaved repetitions (MBUFX_BENCH_REPS, default 3 here: every run sets
+# up a topology), MBUFX_XDP_SECONDS (2) per window, medians; about three
+# minutes. Writes $MBUFX_BENCH_OUT/xdp.json (default bench-results/), which
+# bench-report.py turns into a section of RESULTS.md. Skips (exit 0 with a
+# note, no JSON) where AF_XDP cannot run: no root capabilities, no veth.
+# Everything made (namespaces, veths, EAL files) is removed on every exit
+# path by the Python harness (test/xdp/xdpbench.py).
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -eq 1 ] || { echo "usage: $0 BUILD"; exit 2; }
+build=$(cd "$1" && pwd)
+out=${MBUFX_BENCH_OUT:-$root/bench-results}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+reps=${MBUFX_BENCH_REPS:-3}
+[ "$reps" -le 3 ] || reps=3
+secs=${MBUFX_XDP_SECONDS:-2}
+
+rc=0
+python3 "$root/test/xdp/xdpbench.py" bench "$build" "$out/xdp.json" \
+    --reps "$reps" --seconds "$secs" || rc=$?
+if [ $rc -eq 77 ]; then
+    echo "bench-xdp: skipped (see above)"
+    exit 0
+fi
+exit $rc

@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mbufx authors
+"""AF_XDP benchmark (devtools/bench-xdp.sh, part of `make bench`) and the
+AF_XDP part of `make demo`.
+
+    xdpbench.py bench BUILD OUT_JSON [--reps N] [--seconds S]
+    xdpbench.py demo BUILD [--seconds S]
+
+bench: one topology (xdpnet.Topo), a generator in host A (dpdk-testpmd
+txonly on net_af_packet, its own core) and dpdk-testpmd on the router's two
+veths with --record-core-cycles (the other core). For each repetition, every
+combination of port (net_mbufx_xdp, DPDK's net_af_xdp) and pool (mbufx,
+ring_mp_mc) runs in turn (interleaved), at 64 B and 1518 B: io forwarding
+(rx_burst + tx_burst) and rxonly (rx_burst + free) windows. Reported, as
+medians: forwarded Mpps, the forwarding core's cycles per packet (testpmd
+counts only iterations that received something), the kernel's share
+(system + softirq time of both CPUs per packet, from /proc/stat), and the
+mbuf header cache lines the PMD touches per received packet (its xstats).
+Then 9000-byte frames on ours (the stock PMD cannot attach at MTU 9000).
+
+On veth in copy mode the kernel copies every received frame into the UMEM
+in the SENDER's softirq (the generator's CPU), and every transmitted frame
+inside the router's sendto() kick: Mpps is bound by the kernel, and the
+PMD's own cost is the forwarding core's cycles per packet minus the kernel
+work it triggers (rxonly: none on the forwarding core).
+
+demo: host A pings host B and sends UDP through mbufx-l3fwd on two
+net_mbufx_xdp ports, with live stats, for a bounded time.
+"""
+
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'apps'))
+
+from apptest import Env, Fail, Skip  # noqa: E402
+from xdpnet import HOST_B, Pmd, Topo  # noqa: E402
+from test_xdp import Testpmd, l3fwd, finish_l3fwd  # noqa: E402
+
+HZ = os.sysconf('SC_CLK_TCK')
+
+
+def cpu_times():
+    """(system + softirq + irq, total) jiffies over all CPUs."""
+    with open('/proc/stat') as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return v[2] + v[5] + v[6], sum(v)
+
+
+def tsc_hz(log):
+    m = re.search(r'TSC ([\d.]+) GHz', log)
+    return float(m.group(1)) * 1e9 if m else 0.0
+
+
+class Generator:
+    """dpdk-testpmd txonly on net_af_packet in host A: frames of size bytes
+    to the router, its forwarding core on lcore 0."""
+
+    def __init__(self, env, topo, size):
+        import shutil
+        self.env = env
+        testpmd = shutil.which('dpdk-testpmd')
+        if testpmd is None:
+            raise Skip('dpdk-testpmd not found')
+        args = ['--forward-mode=txonly', '--txpkts=%d' % size, '--nb-cores=1',
+                '--total-num-mbufs=8192', '--eth-peer=0,%s' % topo.mac['R0'],
+                '--stats-period=1', '--tx-ip=198.18.0.2,198.18.1.77', '--txq=1', '--rxq=1']
+        if size > 2048:
+            args += ['--mbuf-size=9344', '--max-pkt-len=9018']
+        framesz = 16384 if size > 2048 else 2048
+        self.proc = env.start(topo.exec_args('A') + [testpmd] + env.eal('0,1', 384) +
+                              ['--main-lcore', '1', '--vdev',
+                               'net_af_packet0,iface=%s,blocksz=%d,framesz=%d,framecnt=512,'
+                               'qdisc_bypass=1' % (topo.ifs['A'], framesz * 2, framesz),
+                               '--'] + args, log='gen%d.log' % size)
+        deadline = time.time() + 30
+        while 'Port statistics' not in env.log(self.proc):
+            if self.proc.poll() is not None or time.time() > deadline:
+                raise Fail('generator did not start:\n%s' % env.log(self.proc)[-3000:])
+            time.sleep(0.1)
+
+    def stop(self):
+        self.env.stop(self.proc)
+
+
+def window(tp, seconds):
+    """start; seconds; stop: (rx port 0, tx port 1, cycles/pkt, kernel
+    jiffies, elapsed)."""
+    k0, _ = cpu_times()
+    t0 = time.time()
+    tp.cmd_wait('start')
+    time.sleep(seconds)
+    ans = tp.cmd_wait('stop', expect='Accumulated')
+    t1 = time.time()
+    k1, _ = cpu_times()
+    st = tp.fwd_stats(ans)
+    m = re.search(r'CPU cycles/packet=([\d.]+)', ans)
+    return (st.get(0, (0, 0))[0], st.get(1, (0, 0))[1], float(m.group(1)) if m else None,
+            k1 - k0, t1 - t0)
+
+
+def header_lines(tp):
+    """The PMD's xstat of mbuf header cache lines per received packet, or None."""
+    ans = tp.cmd_wait('show port xstats 0')
+    for name, val in re.findall(r'^(\S+): (\d+)$', ans, re.M):
+        if 'hdr' in name or 'header' in name:
+            return name, int(val)
+    return None
+
+
+def one_run(env, topo, kind, pool, size, seconds, tsc):
+    pmd = Pmd(kind, env.build)
+    args = ['--record-core-cycles', '--eth-peer=1,02:00:00:00:00:01']
+    if size > 2048:
+        args += ['--max-pkt-len=9018', '--enable-scatter']
+    tp = Testpmd(env, topo, pmd, args, pool=pool,
+                 name='%s_%s_%d_%d' % (kind, pool, size, env.nrun))
+    try:
+        tp.ready()
+        tp.cmd_wait('set fwd io')
+        window(tp, 0.5)                             # warm-up
+        rx, tx, cpp, kj, el = window(tp, seconds)
+        tp.cmd_wait('show port xstats 0')
+        hl = header_lines(tp)
+        tp.cmd_wait('set fwd rxonly')
+        rrx, _, rcpp, _, rel = window(tp, seconds)
+        tp.quit()
+    except Fail:
+        tp.env.stop(tp.proc, 9)
+        raise
+    return {'mpps': tx / el / 1e6, 'rx_mpps': rx / el / 1e6, 'cpp': cpp,
+            'kernel_cpp': (kj / HZ * tsc / rx) if rx and tsc else None,
+            'rxonly_mpps': rrx / rel / 1e6, 'rxonly_cpp': rcpp,
+            'hdr': hl}
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return round(statistics.median(xs), 3) if xs else None
+
+
+def bench(build, out, reps, seconds):
+    env = Env(build, 'xdpbench')
+    res = {}
+    notes = []
+    try:
+        kinds = []
+        for k in ('mbufx_xdp', 'af_xdp'):
+            try:
+                Pmd(k, build).require()
+                kinds.append(k)
+            except Skip as e:
+                notes.append(str(e))
+                print('bench-xdp: %s' % e)
+        if not kinds:
+            raise Skip('neither AF_XDP PMD is available')
+        tsc = 0.0
+        topo = Topo(mtu=1500)
+        try:
+            for size in (64, 1518):
+                gen = Generator(env, topo, size - 4)
+                try:
+                    for r in range(reps):
+                        for kind in kinds:
+                            for pool in ('mbufx', 'ring'):
+                                if not tsc:
+                                    tsc = measure_tsc()
+                                v = one_run(env, topo, kind, pool, size - 4, seconds, tsc)
+                                res.setdefault((size, kind, pool), []).append(v)
+                                print('  %4d B rep %d %-9s %-5s io %.3f Mpps %s cyc/pkt; '
+                                      'rxonly %s cyc/pkt; kernel %s cyc/pkt; hdr %s' %
+                                      (size, r + 1, kind, pool, v['mpps'], fmt(v['cpp']),
+                                       fmt(v['rxonly_cpp']), fmt(v['kernel_cpp']),
+                                       v['hdr']), flush=True)
+                finally:
+                    gen.stop()
+        finally:
+            topo.close()
+        jumbo = 'mbufx_xdp' in kinds and jumbo_runs(env, reps, seconds, tsc, res, notes)
+        doc = report(res, jumbo, reps, seconds, notes)
+        with open(out, 'w') as f:
+            json.dump(doc, f, indent=1)
+            f.write('\n')
+        print('wrote %s' % out)
+        return 0
+    finally:
+        env.cleanup()
+
+
+def jumbo_runs(env, reps, seconds, tsc, res, notes):
+    """9000-byte frames: ours forwards them; the stock PMD cannot attach."""
+    topo = Topo(mtu=9000)
+    try:
+        stock = Testpmd(env, topo, Pmd('af_xdp', env.build), [], name='stock9000')
+        stock.wait_for('testpmd> ', timeout=30)
+        log = stock.log()
+        stock.quit(strict=False)
+        err = [ln for ln in log.splitlines() if 'MTU' in ln or 'xdp' in ln.lower()]
+        notes.append('net_af_xdp at MTU 9000: ' + ('; '.join(err[-3:]) or 'started'))
+        gen = Generator(env, topo, 9000)
+        try:
+            for r in range(reps):
+                for pool in ('mbufx', 'ring'):
+                    v = one_run(env, topo, 'mbufx_xdp', pool, 9000, seconds, tsc)
+                    res.setdefault((9000, 'mbufx_xdp', pool), []).append(v)
+                    print('  9000 B rep %d mbufx_xdp %-5s io %.3f Mpps %s cyc/pkt' %
+                          (r + 1, pool, v['mpps'], fmt(v['cpp'])), flush=True)
+        finally:
+            gen.stop()
+    finally:
+        topo.close()
+    return True
+
+
+def measure_tsc():
+    """TSC frequency from the kernel's log line or /proc/cpuinfo (MHz)."""
+    try:
+        out = subprocess.run(['dmesg'], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL).stdout.decode()
+        m = re.search(r'tsc: Refined TSC clocksource calibration: ([\d.]+) MHz', out) or \
+            re.search(r'tsc: Detected ([\d.]+) MHz', out)
+        if m:
+            return float(m.group(1)) * 1e6
+    except OSError:
+        pass
+    with open('/proc/cpuinfo') as f:
+        m = re.search(r'cpu MHz\s*:\s*([\d.]+)', f.read())
+    return float(m.group(1)) * 1e6 if m else 0.0
+
+
+def fmt(v):
+    return '-' if v is None else '%.0f' % v
+
+
+def report(res, jumbo, reps, seconds, notes):
+    rows = []
+
+    def vals(size, metric, kinds=('mbufx_xdp', 'af_xdp'), pools=('mbufx', 'ring')):
+        out = {}
+        for k in kinds:
+            for p in pools:
+                runs = res.get((size, k, p))
+                if runs:
+                    name = ('mbufx' if (k, p) == ('mbufx_xdp', 'mbufx') else
+                            '%s/%s' % ('net_mbufx_xdp' if k == 'mbufx_xdp' else 'net_af_xdp',
+                                       'ring' if p == 'ring' else 'mbufx pool'))
+                    out[name] = median([r[metric] for r in runs])
+        return out
+
+    base = 'net_af_xdp/mbufx pool'   # same pool: the rows compare the PMDs
+    for size in (64, 1518):
+        for metric, better, target, what in (
+                ('cpp', 'lower', 1.15 if size == 64 else None,
+                 'io: forwarding-core cycles per packet (rx_burst + tx_burst)'),
+                ('rxonly_cpp', 'lower', None, 'rxonly: cycles per packet (rx_burst + free)'),
+                ('mpps', 'higher', 1.0 if size == 64 else None, 'io: forwarded Mpps'),
+                ('kernel_cpp', 'lower', None,
+                 'kernel cycles per packet (sys + softirq, both CPUs)')):
+            v = vals(size, metric)
+            if not v:
+                continue
+            rows.append({'case': 'AF_XDP veth, %d B: %s' % (size, what),
+                         'metric': 'cycles/pkt' if 'cpp' in metric else 'Mpps',
+                         'better': better, 'values': v, 'baseline': base, 'target': target,
+                         'note': 'both PMDs on the mbufx pool (ratio), and on ring pools'
+                         if metric == 'cpp' else ''})
+        hd = {}
+        for (sz, k, p), runs in res.items():
+            if sz == size and runs[0]['hdr']:
+                hd['%s/%s' % (k, p)] = median([r['hdr'][1] for r in runs])
+        if hd:
+            rows.append({'case': 'AF_XDP veth, %d B: mbuf header lines per Rx packet' % size,
+                         'metric': 'xstat', 'values': hd, 'baseline': None,
+                         'note': 'from the PMD xstats; net_af_xdp has none (by reading its '
+                         'code: the header is reset at refill and written at completion)'})
+    v = vals(9000, 'mpps', kinds=('mbufx_xdp',))
+    if v:
+        rows.append({'case': 'AF_XDP veth, 9000 B: forwarded Mpps (ours only)',
+                     'metric': 'Mpps', 'better': 'higher', 'values': v, 'baseline': None,
+                     'note': 'net_af_xdp cannot attach at MTU 9000 (see env)'})
+    return {'bench': 'xdp',
+            'title': 'AF_XDP: net_mbufx_xdp vs DPDK net_af_xdp on a veth pair '
+                     '(dpdk-testpmd io/rxonly)',
+            'env': {'topology': 'host A (testpmd txonly on net_af_packet, lcore 0) -> veth -> '
+                                'router testpmd (2 AF_XDP ports, forwarding lcore 1) -> veth '
+                                '-> host B kernel (dropped: not its MAC)',
+                    'repetitions': '%d, interleaved per PMD and pool, medians' % reps,
+                    'window': '%.1f s io then %.1f s rxonly per run, after 0.5 s warm-up' %
+                              (seconds, seconds),
+                    'pool': '--total-num-mbufs=8192, 2176-byte mbufs (9344 at 9000 B); '
+                            'mbufx = -d librte_mempool_mbufx.so --mbuf-pool-ops-name=mbufx',
+                    'kernel side': 'copy mode on veth: the copy into the UMEM runs in the '
+                                   'sender\'s softirq (generator CPU), Tx copies inside the '
+                                   'router\'s sendto() kick; both are in "kernel cycles"',
+                    'notes': ' | '.join(notes)},
+            'rows': rows}
+
+
+def demo(build, seconds):
+    """Host A's ping and UDP routed by mbufx-l3fwd over AF_XDP, live."""
+    env = Env(build, 'xdpdemo')
+    try:
+        pmd = Pmd('mbufx_xdp', build)
+        pmd.require()
+        topo = Topo(mtu=9000)
+        try:
+            r = l3fwd(env, topo, pmd, jumbo=True, extra=['-T', '1'])
+            print('mbufx-l3fwd routes 198.18.0.0/24 <-> 198.18.1.0/24 between two '
+                  'net_mbufx_xdp ports (netns %s)' % topo.ns['R'])
+            end = time.time() + seconds
+            sizes = (56, 1472, 8972)
+            i = 0
+            while time.time() < end:
+                size = sizes[i % len(sizes)]
+                n = topo.ping('A', HOST_B, count=20, size=size, interval=0.01)
+                print('  host A: ping -s %d %s: %d/20 replies' % (size, HOST_B, n), flush=True)
+                i += 1
+            s = finish_l3fwd(r)
+            print(r.log()[r.log().find('=== summary'):][:1500])
+            print('demo: %d packets routed, no mbuf leaked' % s['rx_pkts'])
+        finally:
+            topo.close()
+    finally:
+        env.cleanup()
+    return 0
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument('what', choices=('bench', 'demo'))
+    ap.add_argument('build')
+    ap.add_argument('out', nargs='?')
+    ap.add_argument('--reps', type=int, default=3)
+    ap.add_argument('--seconds', type=float, default=2.0)
+    a = ap.parse_args(argv)
+    try:
+        if a.what == 'bench':
+            return bench(a.build, a.out, a.reps, a.seconds)
+        return demo(a.build, a.seconds)
+    except Skip as e:
+        print('%s: skipped: %s' % (a.what, e))
+        return 77
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
