@@ -313,11 +313,15 @@ class Testpmd(Router):
         start = len(self.log())
         self.proc.stdin.write((line + '\n').encode())
         self.proc.stdin.flush()
-        deadline = time.time() + timeout
+        t0 = time.time()
+        deadline = t0 + timeout
         while True:
             ans = self.log()[start:]
             done = ans.count('testpmd> ') >= 1 and (expect is None or re.search(expect, ans))
             if done:
+                if time.time() - t0 > 5:
+                    print('(testpmd took %.1fs to answer "%s": machine loaded)' %
+                          (time.time() - t0, line), flush=True)
                 return ans
             if self.proc.poll() is not None:
                 raise Fail('testpmd exited %d after "%s":\n%s' %
