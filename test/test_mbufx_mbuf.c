@@ -25,6 +25,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1358,6 +1359,117 @@ test_exhaustion_sweep(void)
 	return TEST_SUCCESS;
 }
 
+/* ---- no pool is ever asked for zero objects -------------------------- */
+
+/*
+ * A fan-out whose copies share nothing (a deep copy, or hdr_len == pkt_len)
+ * with its header from a zone other than the header zone used to ask the
+ * header zone for zero indirect mbufs. The stock ring driver refuses a
+ * request for zero objects when no per-lcore cache serves it (cache 0, or
+ * any non-EAL thread), so the call failed with ENOMEM although memory was
+ * plentiful. Every call that may need no mbuf of some zone runs here.
+ */
+static int
+zero_requests_run(struct mbufx_zone_set *z)
+{
+	static const struct {
+		uint16_t len, hdr_len;
+		unsigned int n;
+	} fc[] = {
+		{ 2000, 1900, 2 },	/* the report: deep, packet-zone header */
+		{ 2000, 2000, 3 },	/* hdr_len == pkt_len */
+		{ 2000, 1900, 1 },	/* the original alone */
+		{ 100, 14, 2 },		/* deep, header-zone header */
+		{ 1500, 300, 2 },	/* shared payload, packet-zone header */
+	};
+	struct rte_mbuf *m, *copies[4], *v[2], *o;
+	uint8_t exp[MAXB];
+	unsigned int i, j;
+	int ret;
+
+	for (i = 0; i < RTE_DIM(fc); i++) {
+		for (j = 0; j < 2; j++) {
+			/* private original (j = 0) and a clone (j = 1) */
+			m = mbufx_alloc(z, fc[i].len);
+			TEST_ASSERT_NOT_NULL(m, "alloc: %s",
+					     rte_strerror(rte_errno));
+			TEST_ASSERT_SUCCESS(tu_fill(m, fc[i].len, i), "fill");
+			tu_read(m, exp, MAXB);
+			o = NULL;
+			if (j == 1) {
+				o = m;
+				m = rte_pktmbuf_clone(o, z->pool[MBUFX_ZONE_HDR]);
+				TEST_ASSERT_NOT_NULL(m, "clone");
+			}
+			ret = mbufx_fanout(z, m, fc[i].hdr_len, copies, fc[i].n);
+			TEST_ASSERT_EQUAL(ret, (int)fc[i].n,
+					  "fanout %u of %u x %u: %s", fc[i].hdr_len,
+					  fc[i].len, fc[i].n,
+					  ret < 0 ? strerror(-ret) : "");
+			while (ret-- > 0) {
+				TEST_ASSERT_SUCCESS(tu_cmp(copies[ret], exp,
+							   fc[i].len), "copy");
+				rte_pktmbuf_free(copies[ret]);
+			}
+			rte_pktmbuf_free(o);
+		}
+	}
+	TEST_ASSERT_SUCCESS(mbufx_alloc_bulk(z, v, 0, 64), "bulk of 0");
+	TEST_ASSERT_SUCCESS(mbufx_alloc_bulk(z, v, 0, 9000), "jumbo bulk of 0");
+	TEST_ASSERT_SUCCESS(mbufx_alloc_bulk(z, v, 2, 64), "bulk of 2");
+	rte_pktmbuf_free_bulk(v, 2);
+	TEST_ASSERT_SUCCESS(mbufx_zone_set_audit(z, stdout), "leak");
+	return TEST_SUCCESS;
+}
+
+static void *
+zero_requests_thread(void *arg)
+{
+	/* not an EAL lcore: no mempool cache, counters in the shared slot */
+	if (rte_lcore_id() != LCORE_ID_ANY)
+		return (void *)(uintptr_t)TEST_FAILED;
+	return (void *)(uintptr_t)zero_requests_run(arg);
+}
+
+static int
+test_zero_requests(void)
+{
+	static const char * const ops[] = { "mbufx", "ring_mp_mc" };
+	struct mbufx_zone_params p;
+	struct mbufx_zone_set *z;
+	unsigned int i, c, zid;
+	char name[MBUFX_ZONE_SET_NAMESIZE];
+	pthread_t th;
+	void *res;
+
+	for (i = 0; i < RTE_DIM(ops); i++) {
+		for (c = 0; c < 2; c++) {
+			mbufx_zone_params_init(&p);
+			p.count[MBUFX_ZONE_HDR] = TU_HDR_N;
+			p.count[MBUFX_ZONE_PKT] = TU_PKT_N;
+			p.count[MBUFX_ZONE_JUMBO] = TU_JUMBO_N;
+			for (zid = 0; zid < MBUFX_ZONE_NUM; zid++)
+				p.cache[zid] = c == 0 ? MBUFX_ZONE_CACHE_NONE :
+					0; /* 0: the default cache */
+			p.ops_name = ops[i];
+			snprintf(name, sizeof(name), "tzr%u", i * 2 + c);
+			z = mbufx_zone_set_create(name, SOCKET_ID_ANY, &p);
+			TEST_ASSERT_NOT_NULL(z, "create %s: %s", ops[i],
+					     rte_strerror(rte_errno));
+			printf("    %s, %s cache: EAL lcore, non-EAL thread\n",
+			       ops[i], c == 0 ? "no" : "default");
+			TEST_RUN(zero_requests_run(z));
+			TEST_ASSERT_SUCCESS(pthread_create(&th, NULL,
+					zero_requests_thread, z), "thread");
+			TEST_ASSERT_SUCCESS(pthread_join(th, &res), "join");
+			TEST_ASSERT_EQUAL((int)(uintptr_t)res, TEST_SUCCESS,
+					  "%s from a non-EAL thread", ops[i]);
+			TEST_ASSERT_SUCCESS(mbufx_zone_set_free(z), "free");
+		}
+	}
+	return TEST_SUCCESS;
+}
+
 /* The application private area moves with the rest of the metadata. */
 static int
 test_priv_area(void)
@@ -1489,6 +1601,7 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_fanout),
 		MBUFX_TEST_CASE(test_fanout_shapes),
 		MBUFX_TEST_CASE(test_fanout_errors),
+		MBUFX_TEST_CASE(test_zero_requests),
 		MBUFX_TEST_CASE(test_empty_first_segment),
 		MBUFX_TEST_CASE(test_exhaustion_sweep),
 		MBUFX_TEST_CASE(test_tx_prepare_after_prepend),

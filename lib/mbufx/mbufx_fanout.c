@@ -142,12 +142,16 @@ share_plan(struct rte_mbuf *m, uint32_t c, unsigned int ncopies,
 	return refs_fit(*first, n, ncopies) ? 0 : -EOVERFLOW;
 }
 
-/* Get n mbufs from mp into v, all or nothing. */
+/* Get n mbufs from mp into v, all or nothing. A request for zero mbufs
+ * never reaches the pool: without a per-lcore cache the stock ring driver
+ * refuses it. */
 static inline int
 get_n(struct rte_mempool *mp, struct rte_mbuf **v, unsigned int n)
 {
 	unsigned int i, k;
 
+	if (n == 0)
+		return 0;
 	if (likely(n <= FANOUT_BULK))
 		return rte_pktmbuf_alloc_bulk(mp, v, n) == 0 ? 0 : -ENOMEM;
 	for (i = 0; i < n; i += k) {

@@ -344,7 +344,9 @@ static inline int
 mbufx_alloc_bulk(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 		 unsigned int n, uint32_t len)
 {
-	if (likely(len <= zs->room[MBUFX_ZONE_PKT] && m != NULL) &&
+	/* n == 0 goes to the slow path: a pool is never asked for zero
+	 * objects (the ring driver refuses that without a cache) */
+	if (likely(len <= zs->room[MBUFX_ZONE_PKT] && m != NULL && n != 0) &&
 			likely(rte_pktmbuf_alloc_bulk(zs->pool[MBUFX_ZONE_PKT],
 						      m, n) == 0)) {
 		MBUFX_ZONE_STAT_ADD(zs, alloc[MBUFX_ZONE_PKT], n);
