@@ -47,7 +47,10 @@
  *
  * Thread safety: the calls operate on packets owned by the caller; several
  * lcores may work on different packets that share data (clones) at the same
- * time, since shared bytes are never written.
+ * time, since shared bytes are never written. Each thread must hold its own
+ * reference (its own clone or copy, or one taken with
+ * rte_pktmbuf_refcnt_update() before the hand-over): DPDK updates a refcnt
+ * of 1 without an atomic operation, taking it to mean "sole user".
  */
 
 #include <stdint.h>
