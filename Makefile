@@ -6,11 +6,13 @@
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 MESON_OPTS ?=
 MESON_TEST = meson test -C $(BUILD) --print-errorlogs --num-processes 2
 
-.PHONY: all setup build asan-build test test-fast test-dpdk test-asan test-perf bench \
-	demo install docs clean
+.PHONY: all setup build asan-build fuzz-build test test-fast test-dpdk test-asan test-perf \
+	test-fuzz fuzz bench demo install docs clean
 
 all: build
 
@@ -25,16 +27,21 @@ build: setup
 # from meson's testlog.json (removed first: a stale one must not be
 # summarised); the exit status is non-zero when any test failed.
 ASAN_TEST = meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2
-CLEAN_LOGS = rm -f $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json
+FUZZ_TEST = meson test -C $(FUZZ_BUILD) --print-errorlogs --num-processes 2
+CLEAN_LOGS = rm -f $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json \
+	$(FUZZ_BUILD)/meson-logs/testlog.json
 SUMMARY = $(CLEAN_LOGS); rc=0; $(1) || rc=$$?; devtools/test-summary.py $(2); exit $$rc
 
 # CI runs this (.ci/run): the fast suite (driver, library, apps), DPDK's own
 # autotests and dpdk-testpmd on our driver, then the unit tests (driver and
-# library autotests) again in an ASan + UBSan build.
-test: build asan-build
+# library autotests) again in an ASan + UBSan build, then the fuzz smoke
+# tests (each harness replays its seeds and regression inputs, then fuzzes
+# a few seconds) in the clang fuzzing build.
+test: build asan-build fuzz-build
 	@$(call SUMMARY,{ $(MESON_TEST) --suite fast --suite dpdk; r1=$$?; \
-		$(ASAN_TEST) --suite unit; r2=$$?; [ $$r1 -eq 0 ] && [ $$r2 -eq 0 ]; }, \
-		$(BUILD) $(ASAN_BUILD))
+		$(ASAN_TEST) --suite unit; r2=$$?; $(FUZZ_TEST) --suite fuzz; r3=$$?; \
+		[ $$r1 -eq 0 ] && [ $$r2 -eq 0 ] && [ $$r3 -eq 0 ]; }, \
+		$(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD))
 
 test-fast: build
 	@$(call SUMMARY,$(MESON_TEST) --suite fast,$(BUILD))
@@ -49,6 +56,23 @@ asan-build: setup
 
 test-asan: asan-build
 	@$(call SUMMARY,$(ASAN_TEST) --suite fast,$(ASAN_BUILD))
+
+# The libFuzzer harnesses of test/fuzz, built by clang in their own tree
+# (the normal build needs no clang): every source instrumented for coverage,
+# ASan and UBSan.
+fuzz-build: setup
+	@[ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang meson setup $(FUZZ_BUILD) \
+		-Dfuzz=true -Dtests=false -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
+	@ninja -C $(FUZZ_BUILD)
+
+test-fuzz: fuzz-build
+	@$(call SUMMARY,$(FUZZ_TEST) --suite fuzz,$(FUZZ_BUILD))
+
+# Every harness for FUZZ_SECONDS (default 60); FUZZ_RUNS=N runs N inputs
+# each instead. The corpus grows in $(FUZZ_BUILD)/fuzz-corpus, crash inputs
+# land in $(FUZZ_BUILD)/fuzz-artifacts. FUZZ_HARNESSES="a b" picks some.
+fuzz: fuzz-build
+	devtools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
 
 # Long tests and benchmarks: never pass/fail on timing.
 test-perf: build
@@ -70,4 +94,4 @@ docs: setup
 	ninja -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

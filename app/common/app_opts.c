@@ -94,15 +94,23 @@ app_parse_portmask(const char *s, uint64_t *mask)
 int
 app_parse_mac(const char *s, struct rte_ether_addr *mac)
 {
-	unsigned int b[RTE_ETHER_ADDR_LEN];
-	int n = 0;
-	int i;
+	struct rte_ether_addr a;
+	unsigned int i;
+	size_t k;
 
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%n", &b[0], &b[1], &b[2], &b[3],
-		   &b[4], &b[5], &n) != RTE_ETHER_ADDR_LEN || s[n] != '\0')
-		return -EINVAL;
-	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++)
-		mac->addr_bytes[i] = (uint8_t)b[i];
+	/* one or two hex digits per byte: no sign, blank or 0x (sscanf's %x
+	 * took "-1" as ff) */
+	for (i = 0; i < RTE_ETHER_ADDR_LEN; i++) {
+		k = strspn(s, "0123456789abcdefABCDEF");
+		if (k == 0 || k > 2)
+			return -EINVAL;
+		a.addr_bytes[i] = (uint8_t)strtoul(s, NULL, 16);
+		s += k;
+		if (*s != (i + 1 < RTE_ETHER_ADDR_LEN ? ':' : '\0'))
+			return -EINVAL;
+		s++;
+	}
+	*mac = a;
 	return 0;
 }
 
@@ -246,7 +254,8 @@ app_opts_parse_common(struct app_common_opts *o, int opt, const char *arg)
 		break;
 	case APP_OPT_BURST:
 		rc = app_opt_u32("burst", arg, 1, APP_MAX_BURST, &v);
-		o->burst = (uint16_t)v;
+		if (rc == 0)
+			o->burst = (uint16_t)v;
 		break;
 	case APP_OPT_DEBUG_LEAK:
 		rc = app_opt_u32("debug-leak", arg, 1, 1024, &o->debug_leak);

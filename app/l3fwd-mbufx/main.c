@@ -152,6 +152,9 @@ parse_config(const char *arg)
 	if (n < 0)
 		return opt_error("--config", arg, n);
 	for (i = 0; i < n; i++) {
+		/* one bound for the three fields: check ports and lcores apart */
+		if (v[3 * i] >= RTE_MAX_ETHPORTS || v[3 * i + 2] >= RTE_MAX_LCORE)
+			return opt_error("--config", arg, -ERANGE);
 		cfg[i].port = (uint16_t)v[3 * i];
 		cfg[i].queue = (uint16_t)v[3 * i + 1];
 		cfg[i].lcore = (uint16_t)v[3 * i + 2];

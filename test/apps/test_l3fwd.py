@@ -657,6 +657,10 @@ def case_bad_cli(env):
     bad_l3(env, ['-p', '3', '--max-pkt-len', '20000'], 'error: --max-pkt-len 20000')
     bad_l3(env, ['-p', '3', '--lookup', 'fib'], 'error: --lookup fib')
     bad_l3(env, ['-p', '3', '--eth-dest=0,zz:00'], 'error: --eth-dest')
+    # found by fuzz_cmdline: sscanf's %x took a sign, and a --config port
+    # past RTE_MAX_ETHPORTS wrapped the port-mask shift
+    bad_l3(env, ['-p', '3', '--eth-dest=0,02:00:00:00:-1:01'], 'error: --eth-dest')
+    bad_l3(env, ['-p', '1', '--config', '(64,0,0)'], 'error: --config (64,0,0)')
     bad_l3(env, ['-p', '3', '--rule_ipv4', env.path('missing.cfg')], 'No such file')
     bad_l3(env, ['-p', '3', '--rule_ipv4'], 'needs an argument')
     for i, (text, msg) in enumerate(BAD_RULES):
