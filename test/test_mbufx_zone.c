@@ -523,9 +523,9 @@ test_stats_dump(void)
 	fclose(f);
 	printf("%s", buf);
 	TEST_ASSERT(strstr(buf, "zone set \"tz\"") != NULL, "title");
-	TEST_ASSERT(strstr(buf, "1/126/127 packet mbufs in use") != NULL,
+	TEST_ASSERT(strstr(buf, "1/126/127 pkt mbufs in use") != NULL,
 		    "packet line");
-	TEST_ASSERT(strstr(buf, "0/63/63 header mbufs") != NULL, "hdr line");
+	TEST_ASSERT(strstr(buf, "0/63/63 hdr mbufs") != NULL, "hdr line");
 	TEST_ASSERT(strstr(buf, "0/1/0 mbufs taken by the library") != NULL,
 		    "alloc line");
 	free(buf);
@@ -551,6 +551,69 @@ test_stats_dump(void)
 				  10, "non-EAL slot");
 	}
 	ASSERT_FULL(zs);
+	return TEST_SUCCESS;
+}
+
+/*
+ * The counter table is the one list of the zone-set statistics: it must
+ * name every byte of struct mbufx_zone_stats exactly once, in struct order,
+ * keep the per-lcore counters (uint64_t, before rx_refilled) as counters,
+ * and drive the JSON: a field added to the struct without its table line
+ * fails here.
+ */
+static int
+test_stats_table(void)
+{
+	static uint8_t covered[sizeof(struct mbufx_zone_stats)];
+	const struct mbufx_stat_field *t;
+	struct mbufx_zone_stats st;
+	unsigned int n, i, b, end = 0;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *f;
+
+	t = mbufx_zone_stats_fields(&n);
+	TEST_ASSERT(n > 0, "empty table");
+	memset(covered, 0, sizeof(covered));
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT(t[i].offset >= end, "%s out of order", t[i].name);
+		TEST_ASSERT(t[i].n == 1 || t[i].n == MBUFX_ZONE_NUM, "%s n",
+			    t[i].name);
+		end = t[i].offset + t[i].size * t[i].n;
+		TEST_ASSERT(end <= sizeof(st), "%s beyond the struct", t[i].name);
+		for (b = t[i].offset; b < end; b++)
+			covered[b]++;
+		if (t[i].offset < MBUFX_ZONE_NB_LCORE_CTRS * sizeof(uint64_t))
+			TEST_ASSERT(t[i].size == 8 &&
+				    t[i].kind == MBUFX_STAT_COUNTER,
+				    "%s: per-lcore counters are uint64_t",
+				    t[i].name);
+	}
+	/* everything up to the last field, the tail padding aside */
+	for (b = 0; b < end; b++)
+		TEST_ASSERT_EQUAL(covered[b], 1, "byte %u of the struct is in %u "
+				  "table entries", b, covered[b]);
+	TEST_ASSERT(sizeof(st) - end < sizeof(uint64_t) ||
+		    sizeof(st) % RTE_CACHE_LINE_SIZE == 0, "unnamed tail");
+
+	/* a value lands under its name in the JSON */
+	memset(&st, 0, sizeof(st));
+	st.pkt_fallback = 7;
+	st.alloc[MBUFX_ZONE_JUMBO] = 5;
+	st.data_room[MBUFX_ZONE_HDR] = 256;
+	f = open_memstream(&buf, &sz);
+	TEST_ASSERT_SUCCESS(mbufx_stats_json(f, &st, t, n), "json");
+	fclose(f);
+	printf("    {%s}\n", buf);
+	TEST_ASSERT(strstr(buf, "\"pkt_fallback\": 7") != NULL, "scalar");
+	TEST_ASSERT(strstr(buf, "\"alloc\": [0, 0, 5]") != NULL, "per zone");
+	TEST_ASSERT(strstr(buf, "\"data_room\": [256, 0, 0]") != NULL, "u16");
+	free(buf);
+	TEST_ASSERT_EQUAL(mbufx_stats_json(NULL, &st, t, n), -EINVAL, "NULL");
+	TEST_ASSERT_EQUAL(strcmp(mbufx_zone_name(MBUFX_ZONE_PKT), "pkt"), 0,
+			  "zone name");
+	TEST_ASSERT_EQUAL(strcmp(mbufx_zone_name(MBUFX_ZONE_NUM), "?"), 0,
+			  "zone name out of range");
 	return TEST_SUCCESS;
 }
 
@@ -588,7 +651,7 @@ test_stats_rx(void)
 	f = open_memstream(&buf, &sz);
 	mbufx_zone_set_dump(f, zs);
 	fclose(f);
-	TEST_ASSERT(strstr(buf, "8/4/4 packet late-attach buffers") != NULL,
+	TEST_ASSERT(strstr(buf, "0/8/0 late-attach buffers handed out") != NULL,
 		    "dump: %s", buf);
 	free(buf);
 	rte_pktmbuf_free_bulk(m, 4);
@@ -759,6 +822,7 @@ static const struct mbufx_test_suite zone_suite = {
 		MBUFX_TEST_CASE(test_append_data),
 		MBUFX_TEST_CASE(test_stats_dump),
 		MBUFX_TEST_CASE(test_stats_rx),
+		MBUFX_TEST_CASE(test_stats_table),
 		MBUFX_TEST_CASE(test_telemetry),
 		MBUFX_TEST_CASES_END(),
 	},

@@ -34,12 +34,6 @@ static struct {
 	unsigned int nb_rx_pools;
 } app_pools;
 
-static const char *const zone_names[MBUFX_ZONE_NUM] = {
-	[MBUFX_ZONE_HDR] = "hdr",
-	[MBUFX_ZONE_PKT] = "pkt",
-	[MBUFX_ZONE_JUMBO] = "jumbo",
-};
-
 static int
 port_socket(uint16_t port, bool no_numa)
 {
@@ -195,7 +189,7 @@ app_pools_format_use(char *buf, size_t len)
 
 			if (mp == NULL || off >= len)
 				continue;
-			off += snprintf(buf + off, len - off, " %s %u/%u", zone_names[z],
+			off += snprintf(buf + off, len - off, " %s %u/%u", mbufx_zone_name(z),
 					rte_mempool_in_use_count(mp), mp->size);
 		}
 	}
@@ -214,9 +208,11 @@ app_pools_dump(FILE *f)
 void
 app_pools_json(FILE *f)
 {
+	const struct mbufx_stat_field *fields;
 	struct mbufx_zone_stats st;
-	unsigned int i, z;
+	unsigned int i, z, nf;
 
+	fields = mbufx_zone_stats_fields(&nf);
 	fprintf(f, "[");
 	for (i = 0; i < app_pools.nb_zs; i++) {
 		fprintf(f, "%s{\"name\": \"%s\"", i ? ", " : "", app_pools.name[i]);
@@ -226,22 +222,15 @@ app_pools_json(FILE *f)
 			if (mp == NULL)
 				continue;
 			fprintf(f, ", \"%s\": {\"ops\": \"%s\", \"size\": %u, "
-				"\"room\": %u, \"in_use\": %u}", zone_names[z],
+				"\"room\": %u, \"in_use\": %u}", mbufx_zone_name(z),
 				rte_mempool_get_ops(mp->ops_index)->name, mp->size,
 				rte_pktmbuf_data_room_size(mp), rte_mempool_in_use_count(mp));
 		}
-		if (mbufx_zone_set_stats(app_pools.zs[i], &st) == 0)
-			fprintf(f, ", \"lib\": {\"prepend_inplace\": %" PRIu64
-				", \"prepend_chained\": %" PRIu64 ", \"pullup_noop\": %" PRIu64
-				", \"pullup_inplace\": %" PRIu64 ", \"pullup_alloc\": %" PRIu64
-				", \"fanout_hdr_alloc\": %" PRIu64
-				", \"fanout_hdr_saved\": %" PRIu64
-				", \"fanout_deep\": %" PRIu64 ", \"fanout_indirect\": %" PRIu64
-				", \"jumbo_fallback\": %" PRIu64 ", \"alloc_fail\": %" PRIu64 "}",
-				st.prepend_inplace, st.prepend_chained, st.pullup_noop,
-				st.pullup_inplace, st.pullup_alloc, st.fanout_hdr_alloc,
-				st.fanout_hdr_saved, st.fanout_deep, st.fanout_indirect,
-				st.jumbo_fallback, st.alloc_fail);
+		if (mbufx_zone_set_stats(app_pools.zs[i], &st) == 0) {
+			fprintf(f, ", \"lib\": {");
+			mbufx_stats_json(f, &st, fields, nf);
+			fprintf(f, "}");
+		}
 		fprintf(f, "}");
 	}
 	fprintf(f, "]");

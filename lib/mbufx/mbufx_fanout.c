@@ -176,7 +176,7 @@ copy_build(struct rte_mbuf *m, struct rte_mbuf *h, uint32_t c,
 	h->data_off = (uint16_t)(h->buf_len - c);
 	h->data_len = (uint16_t)c;
 	mbufx_copy_front(rte_pktmbuf_mtod(h, uint8_t *), m, c);
-	mbufx_meta_copy(h, m);
+	__mbufx_copy_metadata(h, m);
 	h->pkt_len = m->pkt_len;
 	h->nb_segs = (uint16_t)(k + 1);
 	for (; j < k; s = s->next) {
@@ -200,7 +200,7 @@ fanout_count(struct mbufx_zone_set *zs, enum mbufx_zone_id hz,
 	     enum mbufx_zone_id cz, unsigned int nalloc, unsigned int k,
 	     int deep, int own)
 {
-	struct mbufx_zone_lcore_stats *st;
+	struct mbufx_zone_stats *st;
 	unsigned int lc = rte_lcore_id();
 
 	if (unlikely(lc >= RTE_MAX_LCORE)) {

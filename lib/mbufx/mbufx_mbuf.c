@@ -30,7 +30,7 @@
 void
 mbufx_copy_metadata(struct rte_mbuf *dst, const struct rte_mbuf *src)
 {
-	mbufx_meta_copy(dst, src);
+	__mbufx_copy_metadata(dst, src);
 }
 
 void *
@@ -78,7 +78,7 @@ mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
 	h->pkt_len = m->pkt_len + len;
 	h->nb_segs = m->nb_segs + 1;
 	h->next = m;
-	mbufx_meta_copy(h, m);
+	__mbufx_copy_metadata(h, m);
 	*mp = h;
 	MBUFX_ZONE_STAT_ADD(zs, alloc[zid], 1);
 	MBUFX_ZONE_STAT_ADD(zs, prepend_chained, 1);
@@ -234,7 +234,7 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 	h->data_off = (uint16_t)(h->buf_len - len);
 	h->data_len = (uint16_t)len;
 	mbufx_copy_front(rte_pktmbuf_mtod(h, uint8_t *), m, len);
-	mbufx_meta_copy(h, m);
+	__mbufx_copy_metadata(h, m);
 	h->pkt_len = m->pkt_len;
 	h->nb_segs = (uint16_t)(m->nb_segs - nfull + 1);
 	rest = consume_apply(m, nfull, part, rem, r);

@@ -22,12 +22,6 @@ extern int mbufx_logtype;
 /* Memzone holding a zone set: "MBUFX_ZS_<name>", found by lookup. */
 #define MBUFX_ZS_MZ_PREFIX "MBUFX_ZS_"
 
-static const char * const mbufx_zone_names[MBUFX_ZONE_NUM] = {
-	[MBUFX_ZONE_HDR] = "hdr",
-	[MBUFX_ZONE_PKT] = "pkt",
-	[MBUFX_ZONE_JUMBO] = "jumbo",
-};
-
 /* Call fn for every zone set (under the zone-set lock and the memzone
  * lock: fn must not create or free zone sets or memzones). */
 void mbufx_zone_set_walk(void (*fn)(const struct mbufx_zone_set *zs,
@@ -77,7 +71,7 @@ mbufx_copy_front(uint8_t *dst, const struct rte_mbuf *s, uint32_t len)
 
 /* mbufx_copy_metadata(), inline for the library's own paths. */
 static inline void
-mbufx_meta_copy(struct rte_mbuf *dst, const struct rte_mbuf *src)
+__mbufx_copy_metadata(struct rte_mbuf *dst, const struct rte_mbuf *src)
 {
 	const uint64_t seg_flags = RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL;
 	uint16_t dpriv, spriv;

@@ -22,22 +22,58 @@
 #include "mbufx_stats.h"
 #include "mbufx_zone.h"
 
-/* Counter fields of struct mbufx_zone_lcore_stats, summed generically. */
-#define LCORE_STATS_U64 (sizeof(struct mbufx_zone_lcore_stats) / sizeof(uint64_t))
+#define ZS_CTR(f, d) \
+	MBUFX_STAT_FIELD(struct mbufx_zone_stats, f, MBUFX_STAT_COUNTER, d)
+#define ZS_ZONE(f, k, d) \
+	MBUFX_STAT_ZONE_FIELD(struct mbufx_zone_stats, f, k, d)
 
-static void
-lcore_sum(const struct mbufx_zone_set *zs, struct mbufx_zone_lcore_stats *sum)
+/* struct mbufx_zone_stats, in struct order. */
+static const struct mbufx_stat_field zone_stats_fields[] = {
+	ZS_ZONE(alloc, MBUFX_STAT_COUNTER, "mbufs taken by the library"),
+	ZS_CTR(alloc_fail, "requests for mbufs denied"),
+	ZS_CTR(jumbo_fallback, "jumbo requests served as packet chains"),
+	ZS_CTR(pkt_fallback, "packet requests served by the jumbo zone"),
+	ZS_CTR(prepend_inplace, "prepends in place"),
+	ZS_CTR(prepend_chained, "prepends that chained a header mbuf"),
+	ZS_CTR(pullup_noop, "pullups already contiguous"),
+	ZS_CTR(pullup_inplace, "pullups in place"),
+	ZS_CTR(pullup_alloc, "pullups that allocated"),
+	ZS_CTR(fanout_hdr_alloc, "fan-out headers allocated"),
+	ZS_CTR(fanout_hdr_saved, "fan-out copies served by the original"),
+	ZS_CTR(fanout_deep, "fan-out deep copies"),
+	ZS_CTR(fanout_indirect, "fan-out indirect mbufs"),
+	ZS_ZONE(rx_refilled, MBUFX_STAT_COUNTER,
+		"late-attach buffers handed out"),
+	ZS_ZONE(rx_attached, MBUFX_STAT_COUNTER,
+		"late-attach buffers turned into mbufs"),
+	ZS_ZONE(rx_returned, MBUFX_STAT_COUNTER,
+		"late-attach buffers given back"),
+	ZS_ZONE(rx_contexts, MBUFX_STAT_GAUGE, "live rx contexts"),
+	ZS_ZONE(size, MBUFX_STAT_GAUGE, "mbufs per zone"),
+	ZS_ZONE(avail, MBUFX_STAT_GAUGE, "mbufs free"),
+	ZS_ZONE(in_use, MBUFX_STAT_GAUGE, "mbufs in use"),
+	ZS_ZONE(data_room, MBUFX_STAT_GAUGE, "data room"),
+};
+
+const struct mbufx_stat_field *
+mbufx_zone_stats_fields(unsigned int *n)
 {
-	uint64_t *d = (uint64_t *)sum;
+	*n = RTE_DIM(zone_stats_fields);
+	return zone_stats_fields;
+}
+
+/* The library counters: the first MBUFX_ZONE_NB_LCORE_CTRS uint64_t of each
+ * per-lcore slot, summed into the same place of st. */
+static void
+lcore_sum(const struct mbufx_zone_set *zs, struct mbufx_zone_stats *st)
+{
+	uint64_t *d = (uint64_t *)st;
 	const uint64_t *s;
 	unsigned int l, i;
 
-	RTE_BUILD_BUG_ON(sizeof(struct mbufx_zone_lcore_stats) %
-			 sizeof(uint64_t) != 0);
-	memset(sum, 0, sizeof(*sum));
 	for (l = 0; l <= RTE_MAX_LCORE; l++) {
 		s = (const uint64_t *)&zs->stats[l];
-		for (i = 0; i < LCORE_STATS_U64; i++)
+		for (i = 0; i < MBUFX_ZONE_NB_LCORE_CTRS; i++)
 			d[i] += __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 	}
 }
@@ -46,7 +82,6 @@ int
 mbufx_zone_set_stats(const struct mbufx_zone_set *zs,
 		     struct mbufx_zone_stats *st)
 {
-	struct mbufx_zone_lcore_stats sum;
 	struct mbufx_rx_stats rs;
 	unsigned int z;
 	int n;
@@ -54,9 +89,8 @@ mbufx_zone_set_stats(const struct mbufx_zone_set *zs,
 	if (zs == NULL || st == NULL)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	lcore_sum(zs, &sum);
+	lcore_sum(zs, st);
 	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
-		st->alloc[z] = sum.alloc[z];
 		if (zs->pool[z] == NULL)
 			continue;
 		st->size[z] = zs->pool[z]->size;
@@ -71,35 +105,55 @@ mbufx_zone_set_stats(const struct mbufx_zone_set *zs,
 			st->rx_contexts[z] = (uint32_t)n;
 		}
 	}
-	st->alloc_fail = sum.alloc_fail;
-	st->jumbo_fallback = sum.jumbo_fallback;
-	st->pkt_fallback = sum.pkt_fallback;
-	st->prepend_inplace = sum.prepend_inplace;
-	st->prepend_chained = sum.prepend_chained;
-	st->pullup_noop = sum.pullup_noop;
-	st->pullup_inplace = sum.pullup_inplace;
-	st->pullup_alloc = sum.pullup_alloc;
-	st->fanout_hdr_alloc = sum.fanout_hdr_alloc;
-	st->fanout_hdr_saved = sum.fanout_hdr_saved;
-	st->fanout_deep = sum.fanout_deep;
-	st->fanout_indirect = sum.fanout_indirect;
 	return 0;
 }
 
 int
 mbufx_zone_set_stats_reset(struct mbufx_zone_set *zs)
 {
+	unsigned int l;
+
 	if (zs == NULL)
 		return -EINVAL;
-	memset(zs->stats, 0, sizeof(zs->stats));
+	for (l = 0; l <= RTE_MAX_LCORE; l++)
+		memset(&zs->stats[l], 0,
+		       MBUFX_ZONE_NB_LCORE_CTRS * sizeof(uint64_t));
 	return 0;
 }
 
-static const char * const zone_long_names[MBUFX_ZONE_NUM] = {
-	[MBUFX_ZONE_HDR] = "header",
-	[MBUFX_ZONE_PKT] = "packet",
-	[MBUFX_ZONE_JUMBO] = "jumbo",
-};
+/* "v0/v1/v2" or "v" into buf. */
+static void
+fmt_value(char *buf, size_t len, const void *st,
+	  const struct mbufx_stat_field *f)
+{
+	unsigned int i;
+	size_t off = 0;
+
+	for (i = 0; i < f->n && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%" PRIu64,
+				i != 0 ? "/" : "", mbufx_stat_value(st, f, i));
+}
+
+/*
+ * Print a counter table netstat -m style, "value description (name)", one
+ * line per counter; per-zone counters as hdr/pkt/jumbo.
+ */
+static void
+dump_counters(FILE *f, const void *st, const struct mbufx_stat_field *fields,
+	      unsigned int n)
+{
+	char v[96];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (fields[i].kind != MBUFX_STAT_COUNTER)
+			continue;
+		fmt_value(v, sizeof(v), st, &fields[i]);
+		fprintf(f, "  %s %s%s (%s)\n", v, fields[i].desc,
+			fields[i].n > 1 ? " (hdr/pkt/jumbo)" : "",
+			fields[i].name);
+	}
+}
 
 static void
 dump_one(const struct mbufx_zone_set *zs, void *arg)
@@ -117,45 +171,22 @@ dump_one(const struct mbufx_zone_set *zs, void *arg)
 		mp = zs->pool[z];
 		if (mp == NULL) {
 			fprintf(f, "  -/-/- %s mbufs (zone disabled)\n",
-				zone_long_names[z]);
+				mbufx_zone_name(z));
 			continue;
 		}
 		obj = mp->header_size + mp->elt_size + mp->trailer_size;
 		kb_use += obj * st.in_use[z] / 1024;
 		kb_all += obj * st.size[z] / 1024;
 		fprintf(f, "  %u/%u/%u %s mbufs in use (current/free/total), "
-			"%u-byte data room, cache %u\n", st.in_use[z],
-			st.avail[z], st.size[z], zone_long_names[z],
-			st.data_room[z], mp->cache_size);
+			"%u-byte data room, cache %u, %u rx contexts\n",
+			st.in_use[z], st.avail[z], st.size[z],
+			mbufx_zone_name(z), st.data_room[z], mp->cache_size,
+			st.rx_contexts[z]);
 	}
 	fprintf(f, "  %" PRIu64 "K/%" PRIu64 "K/%" PRIu64
 		"K bytes allocated to zones (current/free/total)\n",
 		kb_use, kb_all - kb_use, kb_all);
-	fprintf(f, "  %" PRIu64 "/%" PRIu64 "/%" PRIu64
-		" mbufs taken by the library (header/packet/jumbo)\n",
-		st.alloc[MBUFX_ZONE_HDR], st.alloc[MBUFX_ZONE_PKT],
-		st.alloc[MBUFX_ZONE_JUMBO]);
-	fprintf(f, "  %" PRIu64 " requests for mbufs denied\n", st.alloc_fail);
-	fprintf(f, "  %" PRIu64 "/%" PRIu64
-		" fallbacks (jumbo as packet chain/packet from jumbo)\n",
-		st.jumbo_fallback, st.pkt_fallback);
-	fprintf(f, "  %" PRIu64 "/%" PRIu64 " prepends (in place/chained)\n",
-		st.prepend_inplace, st.prepend_chained);
-	fprintf(f, "  %" PRIu64 "/%" PRIu64 "/%" PRIu64
-		" pullups (contiguous/in place/allocated)\n",
-		st.pullup_noop, st.pullup_inplace, st.pullup_alloc);
-	fprintf(f, "  %" PRIu64 "/%" PRIu64 " fan-out headers (allocated/saved), "
-		"%" PRIu64 " deep copies, %" PRIu64 " indirect mbufs\n",
-		st.fanout_hdr_alloc, st.fanout_hdr_saved, st.fanout_deep,
-		st.fanout_indirect);
-	for (z = 0; z < MBUFX_ZONE_NUM; z++)
-		if (st.rx_contexts[z] != 0)
-			fprintf(f, "  %" PRIu64 "/%" PRIu64 "/%" PRIu64
-				" %s late-attach buffers (refilled/attached/"
-				"returned), %u rx contexts\n",
-				st.rx_refilled[z], st.rx_attached[z],
-				st.rx_returned[z], zone_long_names[z],
-				st.rx_contexts[z]);
+	dump_counters(f, &st, zone_stats_fields, RTE_DIM(zone_stats_fields));
 }
 
 void
@@ -167,6 +198,28 @@ mbufx_zone_set_dump(FILE *f, const struct mbufx_zone_set *zs)
 		dump_one(zs, f);
 	else
 		mbufx_zone_set_walk(dump_one, f);
+}
+
+int
+mbufx_stats_json(FILE *f, const void *st,
+		 const struct mbufx_stat_field *fields, unsigned int n)
+{
+	unsigned int i, j;
+
+	if (f == NULL || st == NULL || fields == NULL)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s\"%s\": ", i != 0 ? ", " : "", fields[i].name);
+		if (fields[i].n == 1) {
+			fprintf(f, "%" PRIu64, mbufx_stat_value(st, &fields[i], 0));
+			continue;
+		}
+		for (j = 0; j < fields[i].n; j++)
+			fprintf(f, "%s%" PRIu64, j != 0 ? ", " : "[",
+				mbufx_stat_value(st, &fields[i], j));
+		fprintf(f, "]");
+	}
+	return 0;
 }
 
 /* ---- telemetry ------------------------------------------------------- */
@@ -186,20 +239,30 @@ tel_zones(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-/* Add a per-zone array of counters to dict d. */
+/* Add every field of a stats struct to dict d, from its table. */
 static void
-tel_zone_array(struct rte_tel_data *d, const char *name, const uint64_t *v)
+tel_fields(struct rte_tel_data *d, const void *st,
+	   const struct mbufx_stat_field *fields, unsigned int n)
 {
-	struct rte_tel_data *a = rte_tel_data_alloc();
-	unsigned int z;
+	struct rte_tel_data *a;
+	unsigned int i, j;
 
-	if (a == NULL)
-		return;
-	rte_tel_data_start_array(a, RTE_TEL_U64_VAL);
-	for (z = 0; z < MBUFX_ZONE_NUM; z++)
-		rte_tel_data_add_array_u64(a, v[z]);
-	if (rte_tel_data_add_dict_container(d, name, a, 0) != 0)
-		rte_tel_data_free(a);
+	for (i = 0; i < n; i++) {
+		if (fields[i].n == 1) {
+			rte_tel_data_add_dict_u64(d, fields[i].name,
+				mbufx_stat_value(st, &fields[i], 0));
+			continue;
+		}
+		a = rte_tel_data_alloc();
+		if (a == NULL)
+			continue;
+		rte_tel_data_start_array(a, RTE_TEL_U64_VAL);
+		for (j = 0; j < fields[i].n; j++)
+			rte_tel_data_add_array_u64(a,
+				mbufx_stat_value(st, &fields[i], j));
+		if (rte_tel_data_add_dict_container(d, fields[i].name, a, 0) != 0)
+			rte_tel_data_free(a);
+	}
 }
 
 static void
@@ -208,7 +271,6 @@ tel_zone_one(const struct mbufx_zone_set *zs, void *arg)
 	struct rte_tel_data *d = arg;
 	struct mbufx_zone_stats st;
 	struct rte_tel_data *names;
-	uint64_t v[MBUFX_ZONE_NUM];
 	unsigned int z;
 
 	mbufx_zone_set_stats(zs, &st);
@@ -220,39 +282,11 @@ tel_zone_one(const struct mbufx_zone_set *zs, void *arg)
 	if (names != NULL) {
 		rte_tel_data_start_array(names, RTE_TEL_STRING_VAL);
 		for (z = 0; z < MBUFX_ZONE_NUM; z++)
-			rte_tel_data_add_array_string(names, mbufx_zone_names[z]);
+			rte_tel_data_add_array_string(names, mbufx_zone_name(z));
 		if (rte_tel_data_add_dict_container(d, "zones", names, 0) != 0)
 			rte_tel_data_free(names);
 	}
-#define ZONE_ARRAY(field) do {						\
-		for (z = 0; z < MBUFX_ZONE_NUM; z++)			\
-			v[z] = st.field[z];				\
-		tel_zone_array(d, #field, v);				\
-	} while (0)
-	ZONE_ARRAY(size);
-	ZONE_ARRAY(avail);
-	ZONE_ARRAY(in_use);
-	ZONE_ARRAY(data_room);
-	ZONE_ARRAY(alloc);
-	ZONE_ARRAY(rx_refilled);
-	ZONE_ARRAY(rx_attached);
-	ZONE_ARRAY(rx_returned);
-	ZONE_ARRAY(rx_contexts);
-#undef ZONE_ARRAY
-#define SCALAR(field) rte_tel_data_add_dict_u64(d, #field, st.field)
-	SCALAR(alloc_fail);
-	SCALAR(jumbo_fallback);
-	SCALAR(pkt_fallback);
-	SCALAR(prepend_inplace);
-	SCALAR(prepend_chained);
-	SCALAR(pullup_noop);
-	SCALAR(pullup_inplace);
-	SCALAR(pullup_alloc);
-	SCALAR(fanout_hdr_alloc);
-	SCALAR(fanout_hdr_saved);
-	SCALAR(fanout_deep);
-	SCALAR(fanout_indirect);
-#undef SCALAR
+	tel_fields(d, &st, zone_stats_fields, RTE_DIM(zone_stats_fields));
 }
 
 static int

@@ -20,13 +20,17 @@
  * Telemetry (rte_telemetry, e.g. usertools/dpdk-telemetry.py):
  * - /mbufx/zones: list of zone-set names;
  * - /mbufx/zone,NAME: one zone set as a JSON dictionary with the fields of
- *   struct mbufx_zone_stats (per-zone arrays as hdr/pkt/jumbo).
+ *   struct mbufx_zone_stats, named as in its table (per-zone arrays in
+ *   zone order, hdr/pkt/jumbo).
  * The mempool driver registers its own commands under /mbufx/ as well
  * (/mbufx/pools, ...); these two names are the library's.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include <rte_common.h>
 
 #include "mbufx_zone.h"
 
@@ -34,39 +38,94 @@
 extern "C" {
 #endif
 
-/** Counters and occupancy of a zone set, summed over all lcores. */
-struct mbufx_zone_stats {
-	/* occupancy, read from the pools (0 for a disabled zone) */
-	uint32_t size[MBUFX_ZONE_NUM];	/**< objects per zone */
-	uint32_t avail[MBUFX_ZONE_NUM];	/**< free, caches included */
-	uint32_t in_use[MBUFX_ZONE_NUM]; /**< size - avail */
-	uint16_t data_room[MBUFX_ZONE_NUM]; /**< data room, headroom incl. */
-
-	/* allocation */
-	uint64_t alloc[MBUFX_ZONE_NUM];	/**< mbufs taken by the library */
-	uint64_t alloc_fail;		/**< mbufx_alloc*() returning ENOMEM */
-	uint64_t jumbo_fallback;	/**< jumbo requests served as chains */
-	uint64_t pkt_fallback;		/**< packet requests served by jumbo */
-
-	/* prepend, pullup, fan-out */
-	uint64_t prepend_inplace;	/**< into writable leading space */
-	uint64_t prepend_chained;	/**< a header mbuf was chained */
-	uint64_t pullup_noop;		/**< already contiguous */
-	uint64_t pullup_inplace;	/**< no allocation */
-	/** an mbuf was allocated: a fresh first segment, or an indirect
-	 * mbuf replacing a shared segment structure */
-	uint64_t pullup_alloc;
-	uint64_t fanout_hdr_alloc;	/**< header mbufs allocated */
-	uint64_t fanout_hdr_saved;	/**< copies served by the original */
-	uint64_t fanout_deep;		/**< copies made as private copies */
-	uint64_t fanout_indirect;	/**< indirect mbufs sharing payload */
-
-	/* late attach (mbufx_rx contexts bound to the zone pools) */
-	uint64_t rx_refilled[MBUFX_ZONE_NUM];	/**< bare buffers handed out */
-	uint64_t rx_attached[MBUFX_ZONE_NUM];	/**< buffers turned into mbufs */
-	uint64_t rx_returned[MBUFX_ZONE_NUM];	/**< bare buffers given back */
-	uint32_t rx_contexts[MBUFX_ZONE_NUM];	/**< live rx contexts */
+/** What a field of a statistics struct holds. */
+enum mbufx_stat_kind {
+	MBUFX_STAT_COUNTER,	/**< counts events since creation or reset */
+	MBUFX_STAT_GAUGE,	/**< a level: occupancy, sizes, live objects */
 };
+
+/**
+ * One field of a statistics struct: a set of counters is a struct plus one
+ * array of these (as ethdev's stats strings), and every dump, telemetry
+ * reply and JSON object iterates that array instead of naming the fields
+ * again.
+ */
+struct mbufx_stat_field {
+	const char *name;	/**< key in telemetry and JSON */
+	const char *desc;	/**< what it counts, for dumps */
+	uint16_t offset;	/**< offsetof() in the struct */
+	uint8_t size;		/**< bytes of one element: 2, 4 or 8 */
+	uint8_t n;		/**< elements: 1, or MBUFX_ZONE_NUM per zone */
+	uint8_t kind;		/**< enum mbufx_stat_kind */
+};
+
+/** A scalar field of struct type, for a table of struct mbufx_stat_field. */
+#define MBUFX_STAT_FIELD(type, field, kind, desc) \
+	{ #field, desc, offsetof(type, field), \
+	  sizeof(((type *)0)->field), 1, kind }
+
+/** A per-zone array field of struct type (MBUFX_ZONE_NUM elements). */
+#define MBUFX_STAT_ZONE_FIELD(type, field, kind, desc) \
+	{ #field, desc, offsetof(type, field), \
+	  sizeof(((type *)0)->field[0]), MBUFX_ZONE_NUM, kind }
+
+/**
+ * Element i of field f of a statistics struct.
+ *
+ * @param st
+ *   The struct the table describes.
+ * @param f
+ *   A field of its table.
+ * @param i
+ *   Element, below f->n.
+ * @return
+ *   The value, widened to 64 bits.
+ */
+static inline uint64_t
+mbufx_stat_value(const void *st, const struct mbufx_stat_field *f,
+		 unsigned int i)
+{
+	const void *p = RTE_PTR_ADD(st, f->offset + (size_t)f->size * i);
+
+	switch (f->size) {
+	case sizeof(uint16_t):
+		return *(const uint16_t *)p;
+	case sizeof(uint32_t):
+		return *(const uint32_t *)p;
+	default:
+		return *(const uint64_t *)p;
+	}
+}
+
+/**
+ * The table of struct mbufx_zone_stats: every field, in struct order.
+ *
+ * @param n
+ *   Set to the number of entries (not NULL).
+ * @return
+ *   The table, static.
+ */
+const struct mbufx_stat_field *mbufx_zone_stats_fields(unsigned int *n);
+
+/**
+ * Print a statistics struct as the members of a JSON object, from its
+ * table: "name": value for a scalar, "name": [v0, v1, v2] for a per-zone
+ * field, separated by ", ", without the braces (the caller adds its own
+ * members around them).
+ *
+ * @param f
+ *   Output stream.
+ * @param st
+ *   The struct.
+ * @param fields
+ *   Its table.
+ * @param n
+ *   Entries in the table.
+ * @return
+ *   0, or -EINVAL for a NULL argument.
+ */
+int mbufx_stats_json(FILE *f, const void *st,
+		const struct mbufx_stat_field *fields, unsigned int n);
 
 /**
  * Read a zone set's counters and occupancy.

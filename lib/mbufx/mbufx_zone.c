@@ -39,6 +39,18 @@
 
 RTE_LOG_REGISTER(mbufx_logtype, lib.mbufx, NOTICE);
 
+static const char * const zone_names[MBUFX_ZONE_NUM] = {
+	[MBUFX_ZONE_HDR] = "hdr",
+	[MBUFX_ZONE_PKT] = "pkt",
+	[MBUFX_ZONE_JUMBO] = "jumbo",
+};
+
+const char *
+mbufx_zone_name(enum mbufx_zone_id z)
+{
+	return (unsigned int)z < MBUFX_ZONE_NUM ? zone_names[z] : "?";
+}
+
 /* Pool names are "<name>_hdr" etc.: they must fit a mempool name. */
 static const char * const pool_suffix[MBUFX_ZONE_NUM] = {
 	[MBUFX_ZONE_HDR] = "_hdr",
@@ -172,7 +184,7 @@ mbufx_zone_set_create(const char *name, int socket_id,
 			 MBUFX_ZONE_SET_NAMESIZE > RTE_MEMZONE_NAMESIZE);
 	RTE_BUILD_BUG_ON(MBUFX_ZONE_SET_NAMESIZE + 4 > RTE_MEMPOOL_NAMESIZE);
 	RTE_BUILD_BUG_ON(MBUFX_ZONE_DEFAULT_ROOM_JUMBO <
-			 9000 + RTE_PKTMBUF_HEADROOM);
+			 MBUFX_JUMBO_FRAME_LEN + RTE_PKTMBUF_HEADROOM);
 	RTE_BUILD_BUG_ON(MBUFX_ZONE_DEFAULT_ROOM_HDR <= RTE_PKTMBUF_HEADROOM);
 
 	if (name == NULL || name[0] == '\0') {
@@ -206,7 +218,6 @@ mbufx_zone_set_create(const char *name, int socket_id,
 	memset(zs, 0, sizeof(*zs));
 	strlcpy(zs->name, name, sizeof(zs->name));
 	zs->socket_id = socket_id;
-	zs->flags = p.flags;
 	zs->params = p;
 	strlcpy(zs->ops_name, p.ops_name, sizeof(zs->ops_name));
 	zs->params.ops_name = zs->ops_name;
@@ -292,7 +303,7 @@ zones_out(const struct mbufx_zone_set *zs, FILE *f)
 		if (f != NULL)
 			fprintf(f, "mbufx: zone set %s: %s zone (%s): %u of %u "
 				"mbufs still out\n", zs->name,
-				mbufx_zone_names[z], zs->pool[z]->name,
+				mbufx_zone_name(z), zs->pool[z]->name,
 				zs->pool[z]->size - avail, zs->pool[z]->size);
 	}
 	return busy;
@@ -324,7 +335,7 @@ mbufx_zone_set_free(struct mbufx_zone_set *zs)
 					zs->pool[z]->size)
 				MBUFX_LOG(ERR, "zone set %s not freed: %s zone "
 					  "has %u mbufs out", zs->name,
-					  mbufx_zone_names[z],
+					  mbufx_zone_name(z),
 					  zs->pool[z]->size -
 					  rte_mempool_avail_count(zs->pool[z]));
 		return -EBUSY;
@@ -457,22 +468,18 @@ chain_alloc(struct mbufx_zone_set *zs, uint32_t len, struct alloc_acc *a)
 	return head;
 }
 
-/* One mbuf (or chain) for len bytes; the packet zone was tried already
- * when tried_pkt is set. */
+/* One mbuf (or chain) for len bytes. */
 static struct rte_mbuf *
-alloc_one(struct mbufx_zone_set *zs, uint32_t len, int tried_pkt,
-	  struct alloc_acc *a)
+alloc_one(struct mbufx_zone_set *zs, uint32_t len, struct alloc_acc *a)
 {
 	struct rte_mempool *jp = zs->pool[MBUFX_ZONE_JUMBO];
 	struct rte_mbuf *m;
 
 	if (len <= zs->room[MBUFX_ZONE_PKT]) {
-		if (!tried_pkt) {
-			m = rte_pktmbuf_alloc(zs->pool[MBUFX_ZONE_PKT]);
-			if (m != NULL) {
-				a->alloc[MBUFX_ZONE_PKT]++;
-				return m;
-			}
+		m = rte_pktmbuf_alloc(zs->pool[MBUFX_ZONE_PKT]);
+		if (m != NULL) {
+			a->alloc[MBUFX_ZONE_PKT]++;
+			return m;
 		}
 		if (jp != NULL) {
 			m = rte_pktmbuf_alloc(jp);
@@ -511,7 +518,7 @@ mbufx_alloc_slow(struct mbufx_zone_set *zs, uint32_t len)
 	}
 	/* the inline path tried the packet zone already, except for non-EAL
 	 * threads (and direct calls): trying again costs one failed get */
-	m = alloc_one(zs, len, 0, &a);
+	m = alloc_one(zs, len, &a);
 	if (m != NULL)
 		acc_commit(zs, &a);
 	else if (rte_errno == ENOMEM)
@@ -541,7 +548,7 @@ mbufx_alloc_bulk_slow(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 	}
 	/* Mixed service: whatever each request can get, all or nothing. */
 	for (i = 0; i < n; i++) {
-		m[i] = alloc_one(zs, len, 0, &a);
+		m[i] = alloc_one(zs, len, &a);
 		if (m[i] == NULL) {
 			err = rte_errno;
 			while (i > 0)

@@ -10,23 +10,11 @@
  * mbufx zone sets and size-generic allocation.
  *
  * A zone set is three pktmbuf pools on one NUMA socket, created through the
- * "mbufx" mempool driver (or any ops name, for comparisons):
- *
- * @verbatim
- *                     mbufx_alloc(zs, len)
- *                             |
- *           len <= room[PKT] -+- len <= room[JUMBO]
- *                 |                     |
- *   +-------------v---+   +-------------v------+   +--------------------+
- *   | packet zone     |   | jumbo zone         |   | header zone        |
- *   | 2176 B rooms    |   | 9344 B rooms       |   | 256 B rooms        |
- *   | (2048 + head-   |   | one segment holds  |   | chained headers,   |
- *   |  room)          |   | a 9000 B frame     |   | clones (indirect)  |
- *   +-------------^---+   +---------+----------+   +---------^----------+
- *                 |   jumbo dry:    |                        |
- *                 +-- chain of packet-zone segments          |
- *                                          mbufx_prepend / pullup / fanout
- * @endverbatim
+ * "mbufx" mempool driver (or any ops name, for comparisons): a packet zone
+ * (2176-byte data rooms, the common case), a jumbo zone (9344 bytes: a
+ * 9000-byte frame, MBUFX_JUMBO_FRAME_LEN, in one segment) and a header zone
+ * (256 bytes: chained headers and clones). The picture of the zones and the
+ * allocation ladder is in doc/guides/prog_guide/mbufx_lib.rst, "Zone sets".
  *
  * mbufx_alloc() picks the smallest of the packet and jumbo zones that holds
  * len bytes after the standard headroom; the packet-zone case is an inline
@@ -51,6 +39,7 @@
  * share one slot updated atomically).
  */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -60,6 +49,8 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+
+#include "mbufx_consts.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +63,16 @@ enum mbufx_zone_id {
 	MBUFX_ZONE_JUMBO,	/**< single-segment 9000-byte frames */
 	MBUFX_ZONE_NUM		/**< number of zones */
 };
+
+/**
+ * Short name of a zone, as in telemetry, JSON and log lines.
+ *
+ * @param z
+ *   Zone.
+ * @return
+ *   "hdr", "pkt" or "jumbo"; "?" for a value out of range.
+ */
+const char *mbufx_zone_name(enum mbufx_zone_id z);
 
 /** Maximum length of a zone-set name, including the terminating NUL. */
 #define MBUFX_ZONE_SET_NAMESIZE 20
@@ -96,13 +97,13 @@ enum mbufx_zone_id {
 #define MBUFX_ZONE_DEFAULT_ROOM_HDR 256
 /** Default packet-zone data room: 2048 + headroom = 2176. */
 #define MBUFX_ZONE_DEFAULT_ROOM_PKT RTE_MBUF_DEFAULT_BUF_SIZE
-/** Default jumbo-zone data room: 9216 + headroom = 9344, a 9000-byte
- * frame in one segment. */
+/** Default jumbo-zone data room: 9216 + headroom = 9344, a jumbo frame
+ * (MBUFX_JUMBO_FRAME_LEN, 9000 bytes) in one segment. */
 #define MBUFX_ZONE_DEFAULT_ROOM_JUMBO (9216 + RTE_PKTMBUF_HEADROOM)
 /** Value of mbufx_zone_params.cache[] that disables the per-lcore cache. */
 #define MBUFX_ZONE_CACHE_NONE UINT32_MAX
 /** Default mempool ops name. */
-#define MBUFX_ZONE_DEFAULT_OPS "mbufx"
+#define MBUFX_ZONE_DEFAULT_OPS MBUFX_OPS_NAME
 
 /**
  * Zone-set creation parameters. A zeroed struct means "all defaults";
@@ -126,24 +127,51 @@ struct mbufx_zone_params {
 	const char *ops_name;
 };
 
-/** @internal Per-lcore counters; read them with mbufx_zone_set_stats(). */
-struct mbufx_zone_lcore_stats {
-	uint64_t alloc[MBUFX_ZONE_NUM];	/**< mbufs taken per zone */
-	uint64_t alloc_fail;		/**< requests no zone could serve */
+/**
+ * Counters and occupancy of a zone set: what mbufx_zone_set_stats() returns.
+ *
+ * Declared once: dumps, telemetry and the applications' JSON iterate the
+ * table of names and offsets mbufx_zone_stats_fields() returns (see
+ * mbufx_stats.h), and the zone set keeps one of these per lcore, of which
+ * the library counters (the uint64_t fields before rx_refilled) are used
+ * and summed on read. A new library counter is one uint64_t line in the
+ * first group and one line in the table (mbufx_stats.c); a unit test checks
+ * that the table covers the struct.
+ */
+struct mbufx_zone_stats {
+	/* library counters: per lcore, summed on read (uint64_t only) */
+	uint64_t alloc[MBUFX_ZONE_NUM];	/**< mbufs taken by the library */
+	uint64_t alloc_fail;		/**< mbufx_alloc*() returning ENOMEM */
 	uint64_t jumbo_fallback;	/**< jumbo requests served as chains */
 	uint64_t pkt_fallback;		/**< packet requests served by jumbo */
-	uint64_t prepend_inplace;	/**< prepends into leading space */
-	uint64_t prepend_chained;	/**< prepends that chained a header */
-	uint64_t pullup_noop;		/**< already contiguous */
-	uint64_t pullup_inplace;	/**< made contiguous without allocating */
-	/** made contiguous with an allocation: a fresh first segment, or an
-	 * indirect mbuf replacing a shared segment structure */
+	uint64_t prepend_inplace;	/**< prepends into writable leading space */
+	uint64_t prepend_chained;	/**< prepends that chained a header mbuf */
+	uint64_t pullup_noop;		/**< pullups already contiguous */
+	uint64_t pullup_inplace;	/**< pullups without an allocation */
+	/** pullups with an allocation: a fresh first segment, or an indirect
+	 * mbuf replacing a shared segment structure */
 	uint64_t pullup_alloc;
 	uint64_t fanout_hdr_alloc;	/**< fan-out header mbufs allocated */
-	uint64_t fanout_hdr_saved;	/**< copies served by the original */
-	uint64_t fanout_deep;		/**< copies made as full private copies */
+	uint64_t fanout_hdr_saved;	/**< fan-out copies served by the original */
+	uint64_t fanout_deep;		/**< fan-out copies made as private copies */
 	uint64_t fanout_indirect;	/**< indirect mbufs sharing payload */
+
+	/* late attach: summed over the rx contexts bound to the zone pools */
+	uint64_t rx_refilled[MBUFX_ZONE_NUM];	/**< bare buffers handed out */
+	uint64_t rx_attached[MBUFX_ZONE_NUM];	/**< buffers turned into mbufs */
+	uint64_t rx_returned[MBUFX_ZONE_NUM];	/**< bare buffers given back */
+	uint32_t rx_contexts[MBUFX_ZONE_NUM];	/**< live rx contexts */
+
+	/* occupancy, read from the pools (0 for a disabled zone) */
+	uint32_t size[MBUFX_ZONE_NUM];	/**< objects per zone */
+	uint32_t avail[MBUFX_ZONE_NUM];	/**< free, caches included */
+	uint32_t in_use[MBUFX_ZONE_NUM]; /**< size - avail */
+	uint16_t data_room[MBUFX_ZONE_NUM]; /**< data room, headroom incl. */
 } __rte_cache_aligned;
+
+/** @internal Number of per-lcore counters at the start of the stats. */
+#define MBUFX_ZONE_NB_LCORE_CTRS \
+	(offsetof(struct mbufx_zone_stats, rx_refilled) / sizeof(uint64_t))
 
 /**
  * A zone set. Read-only after creation except for the counters; the
@@ -162,23 +190,14 @@ struct mbufx_zone_set {
 	 * (or no longer) complete, and lookup does not return it. */
 	uint32_t max_len;
 	int socket_id;			/**< socket the pools live on */
-	uint32_t flags;			/**< MBUFX_ZONE_F_* */
 	char name[MBUFX_ZONE_SET_NAMESIZE];	/**< zone-set name */
 	/** Resolved parameters; params.ops_name points to ops_name below. */
 	struct mbufx_zone_params params;
 	char ops_name[RTE_MEMPOOL_OPS_NAMESIZE]; /**< mempool ops of the pools */
-	/** Counters: one slot per lcore, the last for non-EAL threads. */
-	struct mbufx_zone_lcore_stats stats[RTE_MAX_LCORE + 1];
+	/** Counters: one slot per lcore, the last for non-EAL threads; only
+	 * the library counters of each slot are used. */
+	struct mbufx_zone_stats stats[RTE_MAX_LCORE + 1];
 } __rte_cache_aligned;
-
-/** @internal Counter slot of the calling thread. */
-static inline struct mbufx_zone_lcore_stats *
-mbufx_zone_stats_slot(struct mbufx_zone_set *zs)
-{
-	unsigned int lcore = rte_lcore_id();
-
-	return &zs->stats[lcore < RTE_MAX_LCORE ? lcore : RTE_MAX_LCORE];
-}
 
 /** @internal Add v to counter field f of the calling thread's slot. */
 #define MBUFX_ZONE_STAT_ADD(zs, f, v) do {				\
