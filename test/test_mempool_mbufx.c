@@ -37,6 +37,7 @@
 #include <rte_random.h>
 #include <rte_ring.h>
 
+#include "mbufx_consts.h"
 #include "mbufx_test.h"
 #include "test_mempool_mbufx_util.h"
 
@@ -401,7 +402,7 @@ test_non_eal_thread(void)
 
 /*
  * Telemetry: /mbufx/pools lists the pool, /mbufx/pool,<name> reports its
- * zone and counts. Talks to this process's own telemetry socket.
+ * class and counts. Talks to this process's own telemetry socket.
  */
 static int
 telemetry_query(const char *cmd, char *out, size_t len)
@@ -428,19 +429,21 @@ telemetry_query(const char *cmd, char *out, size_t len)
 }
 
 static int
-test_zones_and_telemetry(void)
+test_classes_and_telemetry(void)
 {
 	static const struct {
 		const char *name;
 		unsigned int room;
 		const char *zone;
 	} z[] = {
-		{ "tz_pkt", RTE_MBUF_DEFAULT_BUF_SIZE, "\"zone\":\"packet\"" },
-		{ "tz_pkt_min", RTE_PKTMBUF_HEADROOM + 1518, "\"zone\":\"packet\"" },
-		{ "tz_4k", RTE_PKTMBUF_HEADROOM + 4096, "\"zone\":\"generic\"" },
-		{ "tz_jumbo", RTE_PKTMBUF_HEADROOM + 9000, "\"zone\":\"jumbo\"" },
-		{ "tz_jumbo_short", RTE_PKTMBUF_HEADROOM + 8999, "\"zone\":\"generic\"" },
-		{ "tz_hdr", 256, "\"zone\":\"generic\"" },
+		{ "tz_pkt", RTE_MBUF_DEFAULT_BUF_SIZE, "\"class\":\"packet\"" },
+		{ "tz_pkt_min", RTE_PKTMBUF_HEADROOM + 1518, "\"class\":\"packet\"" },
+		{ "tz_4k", RTE_PKTMBUF_HEADROOM + 4096, "\"class\":\"generic\"" },
+		{ "tz_jumbo", RTE_PKTMBUF_HEADROOM + MBUFX_JUMBO_FRAME_LEN,
+		  "\"class\":\"jumbo\"" },
+		{ "tz_jumbo_short", RTE_PKTMBUF_HEADROOM + MBUFX_JUMBO_FRAME_LEN - 1,
+		  "\"class\":\"generic\"" },
+		{ "tz_hdr", 256, "\"class\":\"generic\"" },
 	};
 	struct rte_mempool *mp[RTE_DIM(z)], *plain;
 	char buf[4096], cmd[128];
@@ -479,7 +482,7 @@ test_zones_and_telemetry(void)
 	/* not a pktmbuf pool, even with an mbuf-sized element */
 	if (ret == TEST_SUCCESS &&
 	    (telemetry_query("/mbufx/pool,tz_plain", buf, sizeof(buf)) != 0 ||
-	     strstr(buf, "\"zone\":\"generic\"") == NULL)) {
+	     strstr(buf, "\"class\":\"generic\"") == NULL)) {
 		printf("tz_plain: %s\n", buf);
 		ret = TEST_FAILED;
 	}
@@ -645,7 +648,7 @@ static const struct mbufx_test_suite mempool_mbufx_suite = {
 		MBUFX_TEST_CASE(test_free_objects_untouched),
 		MBUFX_TEST_CASE(test_cross_lcore_capacity),
 		MBUFX_TEST_CASE(test_non_eal_thread),
-		MBUFX_TEST_CASE(test_zones_and_telemetry),
+		MBUFX_TEST_CASE(test_classes_and_telemetry),
 		MBUFX_TEST_CASE(test_info),
 		MBUFX_TEST_CASE(test_membarrier_registered),
 		MBUFX_TEST_CASE(test_big_bulk_small_stack),
@@ -916,7 +919,7 @@ jumbo_pool_check(unsigned int n, unsigned int room, unsigned int cache)
 static int
 test_jumbo_contig(void)
 {
-	TEST_RUN(jumbo_pool_check(512, RTE_PKTMBUF_HEADROOM + 9000, 0));
+	TEST_RUN(jumbo_pool_check(512, RTE_PKTMBUF_HEADROOM + MBUFX_JUMBO_FRAME_LEN, 0));
 	TEST_RUN(jumbo_pool_check(2048, 9344, 64));
 	/* 4096 x 9.5 KiB = 39 MiB: near the size where PA mode gives up */
 	TEST_RUN(jumbo_pool_check(4096, 9344, 256));

@@ -9,8 +9,8 @@
 # Behaviour protected: testpmd, given only "-d librte_mempool_mbufx.so
 # --mbuf-pool-ops-name=mbufx", builds its mbuf pool on our driver, forwards
 # packets in io mode between two virtual ports, and gets every mbuf back.
-# MBUF_SIZE 2176 is the packet zone; 9344 with --max-pkt-len=9000 the jumbo
-# zone. net_null ports run in copy mode with frames filling the data room
+# MBUF_SIZE 2176 is the packet class; 9344 with --max-pkt-len=9000 the jumbo
+# class. net_null ports run in copy mode with frames filling the data room
 # (2048 or 9000 bytes), so every buffer is written and read end to end;
 # net_ring ports are seeded with "start tx_first" bursts of the same size.
 #
@@ -48,11 +48,11 @@ command -v stdbuf >/dev/null || skip "stdbuf (coreutils) missing"
 
 frame=$((mbuf_size - 128))
 extra=""
-want_zone=packet
+want_class=packet
 if [ "$mbuf_size" -gt 2176 ]; then
     frame=9000
     extra="--max-pkt-len=9000"
-    want_zone=jumbo
+    want_class=jumbo
 fi
 case $ports in
 null)
@@ -166,17 +166,17 @@ common=$4
 [ $((cache + common)) -eq "$size" ] ||
     fail "leak: pool $common + caches $cache of $size mbufs after stop" "$log"
 
-# /mbufx/pool,mb_pool_0: {"zone": ..., "objects": N, "free": N, "avail": N,
-# "in_use": 0, ...}: the zone the driver chose, and its own exact count.
+# /mbufx/pool,mb_pool_0: {"class": ..., "objects": N, "free": N, "avail": N,
+# "in_use": 0, ...}: the class the driver chose, and its own exact count.
 tel() {
     /usr/bin/python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))["/mbufx/pool"]
 print(d[sys.argv[2]])' "$WORK/tel.json" "$1" 2>/dev/null ||
         fail "telemetry has no '$1'" "$WORK/tel.json"
 }
-zone=$(tel zone)
-[ "$zone" = "$want_zone" ] ||
-    fail "mb_pool_0 is in the $zone zone, not $want_zone" "$WORK/tel.json"
+class=$(tel class)
+[ "$class" = "$want_class" ] ||
+    fail "mb_pool_0 is of class $class, not $want_class" "$WORK/tel.json"
 [ "$(tel objects)" -eq $NB_MBUF ] || fail "telemetry objects" "$WORK/tel.json"
 [ "$(tel in_use)" -eq 0 ] && [ "$(tel avail)" -eq $NB_MBUF ] ||
     fail "leak seen by the driver: in_use $(tel in_use)" "$WORK/tel.json"
@@ -186,6 +186,6 @@ zone=$(tel zone)
 echo "ports=$ports mbuf-size=$mbuf_size mbcache=$mbcache frame=$frame:" \
     "forwarded rx=$rx tx=$tx in ${SECONDS_FWD}s;" \
     "mb_pool_0 ops $ops, free $common + cached $cache = $size of $NB_MBUF;" \
-    "driver: zone $zone, chunks $(tel chunks), free $(tel free)," \
+    "driver: class $class, chunks $(tel chunks), free $(tel free)," \
     "objs_got $(tel objs_got), batches_in $(tel batches_in)"
 echo "PASS"

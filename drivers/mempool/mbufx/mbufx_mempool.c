@@ -5,15 +5,10 @@
 /*
  * mbufx mempool driver: a magazine allocator under the DPDK mempool API.
  *
- *   lcore 0            lcore 1            non-EAL threads,
- *   +-------------+    +-------------+    secondary processes
- *   | cur  | prev |    | cur  | prev |    +-------------+
- *   +--+----------+    +--+----------+    | shared slot | (spinlock)
- *      |  a magazine: up to 512 object pointers, LIFO  +------+------+
- *      v                  v                                   v
- *   +--------------------------------------------------------------+
- *   | depot (spinlock): stack of FULL magazines, stack of EMPTY     |
- *   +--------------------------------------------------------------+
+ * Each lcore owns a slot of two magazines (cur, prev), arrays of object
+ * pointers used as stacks; threads without an lcore and secondary processes
+ * share one slot under a spinlock; full and empty magazines wait in a depot
+ * under another. The picture: doc/guides/mempool/mbufx.rst, "Design".
  *
  * Every level is last-in-first-out: a get takes the top of the lcore's
  * current magazine, then its previous one, then the most recently returned
@@ -69,12 +64,12 @@
  * plus two per provisioned slot; a slot activates (takes its two magazines)
  * on first use. A put therefore always finds an empty magazine in the depot.
  *
- * Zones: see mbufx_mempool_zone.c (packet, jumbo, generic; memory layout).
+ * Pool classes: see mbufx_mempool_class.c (packet, jumbo, generic; memory
+ * layout).
  * Statistics and telemetry: mbufx_mempool_stats.c.
  */
 
 #include <errno.h>
-#include <inttypes.h>
 #include <linux/membarrier.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -196,7 +191,7 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 	p->nb_mags = obj_mags + 2 * (slots + 1);
 	p->size = mp->size;
 	p->mp = mp;
-	p->zone = mbufx_mp_classify(mp, &p->data_room);
+	p->cls = mbufx_mp_classify(mp, &p->data_room);
 
 	p->mags = rte_zmalloc_socket("mbufx_mags",
 				     (size_t)p->mag_stride * p->nb_mags,
@@ -223,8 +218,8 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 
 	mp->pool_data = p;
 	mbufx_mp_registry_add(p);
-	MBUFX_MP_LOG(DEBUG, "pool %s: %u objects, zone %s, %u magazines",
-		     mp->name, mp->size, mbufx_mp_zone_name(p->zone),
+	MBUFX_MP_LOG(DEBUG, "pool %s: %u objects, class %s, %u magazines",
+		     mp->name, mp->size, mbufx_mp_class_name(p->cls),
 		     p->nb_mags);
 	return 0;
 }
@@ -236,16 +231,8 @@ mbufx_mp_free(struct rte_mempool *mp)
 
 	if (p == NULL)
 		return;
-	if (rte_log_can_log(mbufx_mp_logtype, RTE_LOG_DEBUG)) {
-		struct mbufx_mp_stats st;
-
-		mbufx_mp_stats_get(p, &st);
-		MBUFX_MP_LOG(DEBUG, "pool %s: gets %" PRIu64 " puts %" PRIu64
-			     " magazines in %" PRIu64 " out %" PRIu64
-			     " empty %" PRIu64 " steals %" PRIu64, mp->name,
-			     st.sum.gets, st.sum.puts, st.sum.mags_in,
-			     st.sum.mags_out, st.sum.empty, st.sum.steals);
-	}
+	if (rte_log_can_log(mbufx_mp_logtype, RTE_LOG_DEBUG))
+		mbufx_mp_stats_log(p);
 	mbufx_mp_registry_del(p);
 	rte_free(p->mags);
 	rte_free(p);
@@ -766,7 +753,7 @@ mbufx_mp_get_info(const struct rte_mempool *mp, struct rte_mempool_info *info)
 }
 
 static const struct rte_mempool_ops mbufx_mp_ops = {
-	.name = MBUFX_MP_OPS_NAME,
+	.name = MBUFX_OPS_NAME,
 	.alloc = mbufx_mp_alloc,
 	.free = mbufx_mp_free,
 	.enqueue = mbufx_mp_enqueue,
@@ -788,7 +775,7 @@ RTE_INIT(mbufx_mp_register)
 
 	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
 		if (strcmp(rte_mempool_ops_table.ops[i].name,
-			   MBUFX_MP_OPS_NAME) == 0)
+			   MBUFX_OPS_NAME) == 0)
 			return;
 	rte_mempool_register_ops(&mbufx_mp_ops);
 }

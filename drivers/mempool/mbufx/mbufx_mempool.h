@@ -4,7 +4,8 @@
 
 /*
  * Private header of the mbufx mempool driver: the pool layout shared by the
- * ops (mbufx_mempool.c), the zone and memory code (mbufx_mempool_zone.c) and
+ * ops (mbufx_mempool.c), the pool classes and memory code
+ * (mbufx_mempool_class.c) and
  * the statistics and telemetry (mbufx_mempool_stats.c). Nothing here is
  * installed; applications see the driver through the mempool ops name only.
  */
@@ -20,8 +21,13 @@
 #include <rte_mempool.h>
 #include <rte_spinlock.h>
 
-/** Ops name: one name only (Debian leaves 2 of 16 ops slots free). */
-#define MBUFX_MP_OPS_NAME "mbufx"
+#include "mbufx_consts.h"
+
+/*
+ * MBUFX_OPS_NAME (one name only: Debian leaves 2 of 16 ops slots free) and
+ * MBUFX_JUMBO_FRAME_LEN come from mbufx_consts.h, the macros-only header the
+ * library shares; the driver includes no library header.
+ */
 
 /*
  * Objects per magazine, the unit moved between lcores and the depot: as large
@@ -43,19 +49,20 @@ extern int mbufx_mp_logtype;
 	rte_log(RTE_LOG_ ## level, mbufx_mp_logtype, "mbufx_mempool: " fmt "\n", \
 		##__VA_ARGS__)
 
-/** What the driver recognises a pool as (from the pktmbuf private area). */
-enum mbufx_mp_zone {
-	MBUFX_MP_ZONE_GENERIC = 0,	/**< not a pktmbuf pool, or odd room */
-	MBUFX_MP_ZONE_PACKET,		/**< 2K class: headroom + [1518, 4096) */
-	MBUFX_MP_ZONE_JUMBO,		/**< data room >= headroom + 9000 */
+/*
+ * What the driver recognises a pool as, from its pktmbuf private area: the
+ * pool's class. (A "zone" is the library's: one pool of a zone set.)
+ */
+enum mbufx_mp_class {
+	MBUFX_MP_CLASS_GENERIC = 0,	/**< not a pktmbuf pool, or odd room */
+	MBUFX_MP_CLASS_PACKET,		/**< 2K class: headroom + [1518, 4096) */
+	MBUFX_MP_CLASS_JUMBO,		/**< headroom + MBUFX_JUMBO_FRAME_LEN and up */
 };
 
-/** Smallest buffer (data room less headroom) of the packet zone. */
+/** Smallest buffer (data room less headroom) of the packet class. */
 #define MBUFX_PACKET_MIN_BUF 1518
 /** First buffer size that is no longer 2K class. */
 #define MBUFX_PACKET_MAX_BUF 4096
-/** Smallest buffer of the jumbo zone: a 9000-byte frame. */
-#define MBUFX_JUMBO_MIN_BUF 9000
 
 /**
  * A magazine: a LIFO array of free object pointers, kept outside the objects
@@ -67,7 +74,10 @@ struct mbufx_mag {
 	void *objs[];		/**< mbufx_pool.mag_cap entries */
 };
 
-/** Counters of one slot, written by its owner only (no atomics). */
+/**
+ * Counters of one slot, written by its owner only (no atomics); uint64_t
+ * only, each named once in mbufx_mempool_stats.c.
+ */
 struct mbufx_slot_stats {
 	uint64_t gets;		/**< dequeue calls served */
 	uint64_t puts;		/**< enqueue calls */
@@ -115,7 +125,7 @@ struct mbufx_depot {
 struct mbufx_pool {
 	struct mbufx_depot depot;
 	rte_spinlock_t steal_lock;	/**< one thief at a time */
-	enum mbufx_mp_zone zone;
+	enum mbufx_mp_class cls;	/**< what the pool is */
 	uint16_t data_room;		/**< pktmbuf data room, 0 if none */
 	uint32_t size;			/**< mp->size */
 	uint32_t mag_cap;		/**< objects per magazine */
@@ -127,10 +137,10 @@ struct mbufx_pool {
 	struct mbufx_slot slots[MBUFX_NB_SLOTS];
 };
 
-/* mbufx_mempool_zone.c */
-enum mbufx_mp_zone mbufx_mp_classify(const struct rte_mempool *mp,
+/* mbufx_mempool_class.c */
+enum mbufx_mp_class mbufx_mp_classify(const struct rte_mempool *mp,
 				     uint16_t *data_room);
-const char *mbufx_mp_zone_name(enum mbufx_mp_zone zone);
+const char *mbufx_mp_class_name(enum mbufx_mp_class cls);
 ssize_t mbufx_mp_calc_mem_size(const struct rte_mempool *mp, uint32_t obj_num,
 			       uint32_t pg_shift, size_t *min_chunk_size,
 			       size_t *align);
@@ -147,6 +157,7 @@ struct mbufx_mp_stats {
 	uint32_t active_slots;
 };
 void mbufx_mp_stats_get(const struct mbufx_pool *p, struct mbufx_mp_stats *st);
+void mbufx_mp_stats_log(const struct mbufx_pool *p);
 void mbufx_mp_registry_add(struct mbufx_pool *p);
 void mbufx_mp_registry_del(struct mbufx_pool *p);
 

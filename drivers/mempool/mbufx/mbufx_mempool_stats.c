@@ -11,11 +11,17 @@
  * its pools so that the telemetry thread can find them; a pool leaves the
  * registry under the registry lock before its memory is freed.
  *
+ * The counters of a slot are declared once, in struct mbufx_slot_stats, and
+ * named once, in slot_ctrs[] below: the sum, telemetry and the log line at
+ * pool free iterate that table (a new counter is a field and a table line).
+ *
  * Telemetry (dpdk-telemetry.py):
  *   /mbufx/pools            names of the pools on the mbufx ops
- *   /mbufx/pool,<name>      one pool: zone, sizes, free objects, counters
+ *   /mbufx/pool,<name>      one pool: class, sizes, free objects, counters
  */
 
+#include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
@@ -25,6 +31,29 @@
 #include <rte_telemetry.h>
 
 #include "mbufx_mempool.h"
+
+/* struct mbufx_slot_stats, in struct order, under its telemetry names. */
+static const struct {
+	const char *name;
+	uint16_t off;
+} slot_ctrs[] = {
+#define SLOT_CTR(name, field) { name, offsetof(struct mbufx_slot_stats, field) }
+	SLOT_CTR("bulk_gets", gets),
+	SLOT_CTR("bulk_puts", puts),
+	SLOT_CTR("objs_got", get_objs),
+	SLOT_CTR("objs_put", put_objs),
+	SLOT_CTR("batches_in", mags_in),
+	SLOT_CTR("batches_out", mags_out),
+	SLOT_CTR("empty_events", empty),
+	SLOT_CTR("steals", steals),
+#undef SLOT_CTR
+};
+
+static inline uint64_t
+slot_ctr(const struct mbufx_slot_stats *s, unsigned int i)
+{
+	return *(const uint64_t *)RTE_PTR_ADD(s, slot_ctrs[i].off);
+}
 
 struct registry_entry {
 	TAILQ_ENTRY(registry_entry) next;
@@ -67,27 +96,39 @@ mbufx_mp_registry_del(struct mbufx_pool *p)
 void
 mbufx_mp_stats_get(const struct mbufx_pool *p, struct mbufx_mp_stats *st)
 {
-	const struct mbufx_slot_stats *s;
-	unsigned int i;
+	uint64_t *sum = (uint64_t *)&st->sum;
+	const uint64_t *s;
+	unsigned int i, k;
 
+	RTE_BUILD_BUG_ON(sizeof(struct mbufx_slot_stats) !=
+			 RTE_DIM(slot_ctrs) * sizeof(uint64_t));
 	memset(st, 0, sizeof(*st));
 	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
 		if (!__atomic_load_n(&p->slots[i].active, __ATOMIC_ACQUIRE))
 			continue;
-		s = &p->slots[i].st;
+		s = (const uint64_t *)&p->slots[i].st;
 		st->active_slots++;
-		st->sum.gets += s->gets;
-		st->sum.puts += s->puts;
-		st->sum.get_objs += s->get_objs;
-		st->sum.put_objs += s->put_objs;
-		st->sum.mags_in += s->mags_in;
-		st->sum.mags_out += s->mags_out;
-		st->sum.empty += s->empty;
-		st->sum.steals += s->steals;
+		for (k = 0; k < RTE_DIM(slot_ctrs); k++)
+			sum[k] += __atomic_load_n(&s[k], __ATOMIC_RELAXED);
 	}
 	st->free_objs = mbufx_mp_count(p);
 	st->nb_full_mags = __atomic_load_n(&p->depot.nb_full, __ATOMIC_RELAXED);
 	st->nb_empty_mags = __atomic_load_n(&p->depot.nb_empty, __ATOMIC_RELAXED);
+}
+
+void
+mbufx_mp_stats_log(const struct mbufx_pool *p)
+{
+	struct mbufx_mp_stats st;
+	char line[256];
+	size_t off = 0;
+	unsigned int i;
+
+	mbufx_mp_stats_get(p, &st);
+	for (i = 0; i < RTE_DIM(slot_ctrs) && off < sizeof(line); i++)
+		off += snprintf(line + off, sizeof(line) - off, " %s %" PRIu64,
+				slot_ctrs[i].name, slot_ctr(&st.sum, i));
+	MBUFX_MP_LOG(DEBUG, "pool %s:%s", p->mp->name, line);
 }
 
 static int
@@ -111,6 +152,7 @@ tel_pool(const char *cmd __rte_unused, const char *params,
 	const struct rte_mempool *mp;
 	struct registry_entry *e;
 	struct mbufx_mp_stats st;
+	unsigned int i;
 	int ret = -EINVAL;
 
 	if (params == NULL || params[0] == '\0')
@@ -125,7 +167,7 @@ tel_pool(const char *cmd __rte_unused, const char *params,
 	mbufx_mp_stats_get(e->pool, &st);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", mp->name);
-	rte_tel_data_add_dict_string(d, "zone", mbufx_mp_zone_name(e->pool->zone));
+	rte_tel_data_add_dict_string(d, "class", mbufx_mp_class_name(e->pool->cls));
 	rte_tel_data_add_dict_u64(d, "data_room", e->pool->data_room);
 	rte_tel_data_add_dict_u64(d, "elt_size", mp->elt_size);
 	rte_tel_data_add_dict_u64(d, "objects", mp->size);
@@ -138,14 +180,9 @@ tel_pool(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "magazine_size", e->pool->mag_cap);
 	rte_tel_data_add_dict_u64(d, "full_magazines", st.nb_full_mags);
 	rte_tel_data_add_dict_u64(d, "active_lcores", st.active_slots);
-	rte_tel_data_add_dict_u64(d, "bulk_gets", st.sum.gets);
-	rte_tel_data_add_dict_u64(d, "bulk_puts", st.sum.puts);
-	rte_tel_data_add_dict_u64(d, "objs_got", st.sum.get_objs);
-	rte_tel_data_add_dict_u64(d, "objs_put", st.sum.put_objs);
-	rte_tel_data_add_dict_u64(d, "batches_in", st.sum.mags_in);
-	rte_tel_data_add_dict_u64(d, "batches_out", st.sum.mags_out);
-	rte_tel_data_add_dict_u64(d, "empty_events", st.sum.empty);
-	rte_tel_data_add_dict_u64(d, "steals", st.sum.steals);
+	for (i = 0; i < RTE_DIM(slot_ctrs); i++)
+		rte_tel_data_add_dict_u64(d, slot_ctrs[i].name,
+					  slot_ctr(&st.sum, i));
 	ret = 0;
 out:
 	rte_spinlock_unlock(&registry_lock);
@@ -157,5 +194,5 @@ RTE_INIT(mbufx_mp_telemetry)
 	rte_telemetry_register_cmd("/mbufx/pools", tel_pools,
 		"Pools on the mbufx mempool driver. Takes no parameters");
 	rte_telemetry_register_cmd("/mbufx/pool", tel_pool,
-		"One mbufx pool: zone, free objects, counters. Parameters: pool name");
+		"One mbufx pool: class, free objects, counters. Parameters: pool name");
 }

@@ -3,7 +3,7 @@
  */
 
 /*
- * Zones: what a pool is, and where its memory goes.
+ * Pool classes: what a pool is, and where its memory goes.
  *
  * The mempool API passes no configuration to a driver
  * (rte_pktmbuf_pool_create gives NULL), so the driver recognises pktmbuf pools
@@ -11,15 +11,15 @@
  * populate, and checks that the element size matches an mbuf of that data
  * room exactly:
  *
- *   data room - RTE_PKTMBUF_HEADROOM     zone
+ *   data room - RTE_PKTMBUF_HEADROOM     class
  *   ----------------------------------   -------------------------------
  *   [1518, 4096)                          packet (the 2K class: 2176 room)
- *   >= 9000                               jumbo (a 9000-byte frame in one
+ *   >= MBUFX_JUMBO_FRAME_LEN (9000)       jumbo (a 9000-byte frame in one
  *                                         IOVA-contiguous buffer)
  *   anything else, or not a pktmbuf pool  generic
  *
  * Jumbo memory. The default layout keeps every object inside one page and
- * lets the EAL hand out as many chunks as it likes. For the jumbo zone the
+ * lets the EAL hand out as many chunks as it likes. For the jumbo class the
  * driver asks for the whole pool as ONE IOVA-contiguous chunk, densely
  * packed (a 9.3 KiB object may straddle a page because the chunk is
  * contiguous), whenever the EAL can give it: in IOVA-as-VA mode, when a
@@ -36,7 +36,7 @@
  * back to the kernel, another process may take them), and 22.11's
  * rte_mempool_populate_default() has no fallback once it asked for an
  * IOVA-contiguous chunk: pool creation would fail now and then. Use
- * --iova-mode=va for the one-chunk jumbo zone.
+ * --iova-mode=va for the one-chunk jumbo pool.
  */
 
 #include <stdio.h>
@@ -47,7 +47,7 @@
 
 #include "mbufx_mempool.h"
 
-enum mbufx_mp_zone
+enum mbufx_mp_class
 mbufx_mp_classify(const struct rte_mempool *mp, uint16_t *data_room)
 {
 	const struct rte_pktmbuf_pool_private *priv;
@@ -55,29 +55,29 @@ mbufx_mp_classify(const struct rte_mempool *mp, uint16_t *data_room)
 
 	*data_room = 0;
 	if (mp->private_data_size < sizeof(*priv))
-		return MBUFX_MP_ZONE_GENERIC;
+		return MBUFX_MP_CLASS_GENERIC;
 	priv = rte_mempool_get_priv((struct rte_mempool *)(uintptr_t)mp);
 	room = priv->mbuf_data_room_size;
 	/* the mempool rounds the element up to 8 bytes */
 	if (mp->elt_size != RTE_ALIGN_CEIL(sizeof(struct rte_mbuf) +
 			priv->mbuf_priv_size + room, sizeof(uint64_t)))
-		return MBUFX_MP_ZONE_GENERIC;
+		return MBUFX_MP_CLASS_GENERIC;
 	*data_room = room;
-	if (room >= RTE_PKTMBUF_HEADROOM + MBUFX_JUMBO_MIN_BUF)
-		return MBUFX_MP_ZONE_JUMBO;
+	if (room >= RTE_PKTMBUF_HEADROOM + MBUFX_JUMBO_FRAME_LEN)
+		return MBUFX_MP_CLASS_JUMBO;
 	if (room >= RTE_PKTMBUF_HEADROOM + MBUFX_PACKET_MIN_BUF &&
 	    room < RTE_PKTMBUF_HEADROOM + MBUFX_PACKET_MAX_BUF)
-		return MBUFX_MP_ZONE_PACKET;
-	return MBUFX_MP_ZONE_GENERIC;
+		return MBUFX_MP_CLASS_PACKET;
+	return MBUFX_MP_CLASS_GENERIC;
 }
 
 const char *
-mbufx_mp_zone_name(enum mbufx_mp_zone zone)
+mbufx_mp_class_name(enum mbufx_mp_class cls)
 {
-	switch (zone) {
-	case MBUFX_MP_ZONE_PACKET:
+	switch (cls) {
+	case MBUFX_MP_CLASS_PACKET:
 		return "packet";
-	case MBUFX_MP_ZONE_JUMBO:
+	case MBUFX_MP_CLASS_JUMBO:
 		return "jumbo";
 	default:
 		return "generic";
@@ -113,7 +113,7 @@ mbufx_mp_calc_mem_size(const struct rte_mempool *mp, uint32_t obj_num,
 	size_t len;
 
 	/* pg_shift 0: no IOVA constraint at all, the default is dense */
-	if (p != NULL && p->zone == MBUFX_MP_ZONE_JUMBO && pg_shift != 0 &&
+	if (p != NULL && p->cls == MBUFX_MP_CLASS_JUMBO && pg_shift != 0 &&
 	    rte_eal_iova_mode() == RTE_IOVA_VA &&
 	    obj_num == mp->size - mp->populated_size &&
 	    (mp->flags & RTE_MEMPOOL_F_NO_IOVA_CONTIG) == 0) {
