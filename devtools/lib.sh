@@ -8,7 +8,8 @@
 # $1 MiB (default 256) are free, "--no-huge -m <size>" otherwise.
 mbufx_mem_args() {
     need=${1:-256}
-    free=$(awk '/HugePages_Free/ {f=$2} /Hugepagesize/ {s=$2} END {print int(f*s/1024)}' /proc/meminfo)
+    free=$(awk '/HugePages_Free/ {f=$2} /Hugepagesize/ {s=$2}
+        END {print int(f*s/1024)}' /proc/meminfo)
     if [ -z "${MBUFX_NO_HUGE:-}" ] && mountpoint -q /dev/hugepages 2>/dev/null &&
         [ "$free" -ge "$need" ]; then
         echo ""
