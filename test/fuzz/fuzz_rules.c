@@ -32,9 +32,6 @@
 #include "fuzz_common.h"
 #include "l3fwd.h"
 
-/* route_parse.c needs the app's configuration (main.c defines it) */
-struct l3fwd_conf l3fwd;
-
 static int fd4 = -1, fd6 = -1;
 static char path4[64], path6[64];
 
