@@ -148,6 +148,32 @@ app_tx(struct app_lcore *lc, uint16_t port, struct rte_mbuf *m)
 		app_tx_flush(lc, port);
 }
 
+/** Queue @p n packets for transmission on @p port, in order. */
+static inline void
+app_tx_bulk(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n)
+{
+	struct app_txbuf *b = &lc->tx[port];
+	uint16_t i, k;
+
+	if (unlikely(!app_port_state[port].tx_multiseg)) {
+		for (i = 0; i < n; i++)
+			app_tx(lc, port, m[i]);
+		return;
+	}
+	while (n != 0) {
+		k = RTE_MIN(n, (uint16_t)(APP_TX_BURST - b->n));
+		for (i = 0; i < k; i++) {
+			b->m[b->n + i] = m[i];
+			b->bytes += m[i]->pkt_len;
+		}
+		b->n += k;
+		if (b->n == APP_TX_BURST)
+			app_tx_flush(lc, port);
+		m += k;
+		n -= k;
+	}
+}
+
 static inline bool
 app_tx_flush_all(struct app_lcore *lc)
 {
@@ -164,13 +190,18 @@ app_tx_flush_all(struct app_lcore *lc)
 typedef void (*app_burst_fn_t)(struct app_lcore *lc, uint16_t port,
 			       struct rte_mbuf **pkts, uint16_t n);
 
+/** app_lcore_run() flag: the main lcore also polls the benchmark generator. */
+#define APP_LOOP_GEN 1u
+
 /**
  * The polling loop of the calling lcore (app_lcore_idle() if it has no Rx
  * queue); returns when app_quit is set, after flushing its Tx buffers.
- * Always inline so that @p fn is inlined too.
+ * Always inline so that @p fn is inlined too, and so that a constant
+ * @p flags leaves the generator (APP_LOOP_GEN, app_gen.h) out of the loop
+ * of every run that does not use it.
  */
 static __rte_always_inline int
-app_lcore_run(app_burst_fn_t fn)
+app_lcore_run(app_burst_fn_t fn, unsigned int flags)
 {
 	struct app_lcore *lc = &app_lcores[rte_lcore_id()];
 	const uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S * APP_DRAIN_US;
@@ -186,7 +217,7 @@ app_lcore_run(app_burst_fn_t fn)
 		uint64_t t0 = rte_rdtsc();
 		bool work = false;
 
-		if (unlikely(app_gen_active) && is_main) {
+		if ((flags & APP_LOOP_GEN) && is_main && likely(app_gen_active)) {
 			app_gen_poll();
 			work = true;
 		}

@@ -311,7 +311,7 @@ l2fwd_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **pkts, uint16_
 int
 l2fwd_lcore_main(void *arg __rte_unused)
 {
-	return app_lcore_run(l2fwd_burst);
+	return app_lcore_run(l2fwd_burst, 0);
 }
 
 /* After the ports: the forwarding context of each forwarding lcore. */

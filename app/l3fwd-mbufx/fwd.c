@@ -165,12 +165,16 @@ check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, struct rte_ipv4_hdr *
 	ip = ip_fixed_hdr(rx->zs, m, sizeof(*ip));
 	if (unlikely(ip == NULL))
 		return L3FWD_DROP_RUNT;
-	hlen = rte_ipv4_hdr_len(ip);
-	if (unlikely(hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= (*m)->pkt_len &&
-		     (*m)->data_len < RTE_ETHER_HDR_LEN + hlen)) {
-		if (mbufx_pullup(rx->zs, m, RTE_ETHER_HDR_LEN + hlen) == NULL)
-			return L3FWD_DROP_TRUNCATED;
-		ip = rte_pktmbuf_mtod_offset(*m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	/* options: the whole header contiguous too (if the frame holds it) */
+	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF)) {
+		hlen = rte_ipv4_hdr_len(ip);
+		if (hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= (*m)->pkt_len &&
+		    (*m)->data_len < RTE_ETHER_HDR_LEN + hlen) {
+			if (mbufx_pullup(rx->zs, m, RTE_ETHER_HDR_LEN + hlen) == NULL)
+				return L3FWD_DROP_TRUNCATED;
+			ip = rte_pktmbuf_mtod_offset(*m, struct rte_ipv4_hdr *,
+						     RTE_ETHER_HDR_LEN);
+		}
 	}
 	*ipp = ip;
 	return l3fwd_check4(*m, ip, rx->rx_cksum);
@@ -194,7 +198,8 @@ static __rte_always_inline unsigned int
 classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void **l3)
 {
 	struct rte_mbuf *m = *mp;
-	unsigned int reason, kind;
+	unsigned int reason, kind = PKT_DROPPED;
+	bool is4, is6;
 	uint32_t ptype;
 
 	if (unlikely(m->pkt_len > c->max_frame)) {
@@ -205,15 +210,25 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 		reason = L3FWD_DROP_RUNT;
 		goto dropped;
 	}
-	ptype = rx->sw_ptype ? app_ptype_parse(m) : m->packet_type;
-	/* IP right after a plain Ethernet header only (no VLAN, no tunnel) */
-	if ((ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_L2_ETHER &&
-	    (ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_UNKNOWN)
-		ptype = RTE_PTYPE_UNKNOWN;
-	if (RTE_ETH_IS_IPV4_HDR(ptype)) {
+	if (rx->sw_ptype) {
+		/* what app_ptype_parse() would say, without building a ptype */
+		const rte_be16_t et = rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->ether_type;
+
+		is4 = et == RTE_BE16(RTE_ETHER_TYPE_IPV4);
+		is6 = et == RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	} else {
+		ptype = m->packet_type;
+		/* IP right after a plain Ethernet header only (no VLAN, no tunnel) */
+		if ((ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_L2_ETHER &&
+		    (ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_UNKNOWN)
+			ptype = RTE_PTYPE_UNKNOWN;
+		is4 = RTE_ETH_IS_IPV4_HDR(ptype);
+		is6 = RTE_ETH_IS_IPV6_HDR(ptype);
+	}
+	if (likely(is4)) {
 		reason = check_ipv4(rx, mp, (struct rte_ipv4_hdr **)l3);
 		kind = PKT_V4;
-	} else if (RTE_ETH_IS_IPV6_HDR(ptype)) {
+	} else if (is6) {
 		reason = check_ipv6(rx, mp, (struct rte_ipv6_hdr **)l3);
 		kind = PKT_V6;
 	} else {
@@ -226,24 +241,20 @@ dropped:
 	return PKT_DROPPED;
 }
 
-/* Pass 2, LPM: IPv4 four at a time, IPv6 one by one. */
+/* Pass 2, LPM: the n4 IPv4 destinations (host order, packet index in at[])
+ * four at a time, IPv6 one by one. */
 static __rte_always_inline void
-lookup_lpm(const struct l3fwd_ctx *c, void *const *l3,
-	   const uint8_t *kind, uint16_t n, uint32_t *idx)
+lookup_lpm(const struct l3fwd_ctx *c, void *const *l3, const uint8_t *kind, uint16_t n,
+	   const uint32_t *dst, const uint16_t *at, uint16_t n4, bool any6, uint32_t *idx)
 {
-	uint32_t dst[L3FWD_BURST_MAX], hop[4];
-	uint16_t at[L3FWD_BURST_MAX];
-	uint16_t i, n4 = 0;
+	uint32_t hop[4];
+	uint16_t i;
 
-	for (i = 0; i < n; i++) {
-		if (kind[i] == PKT_V4) {
-			dst[n4] = rte_be_to_cpu_32(((const struct rte_ipv4_hdr *)l3[i])->dst_addr);
-			at[n4++] = i;
-		} else if (kind[i] == PKT_V6) {
-			idx[i] = l3fwd_lpm_lookup6(c->t,
-					((const struct rte_ipv6_hdr *)l3[i])->dst_addr);
-		}
-	}
+	if (unlikely(any6))
+		for (i = 0; i < n; i++)
+			if (kind[i] == PKT_V6)
+				idx[i] = l3fwd_lpm_lookup6(c->t,
+						((const struct rte_ipv6_hdr *)l3[i])->dst_addr);
 	for (i = 0; i + 4 <= n4; i += 4) {
 		xmm_t v;
 
@@ -314,7 +325,6 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void
 		ttl = --ip->hop_limits;
 		dst = ip->dst_addr;
 		mcast = dst[0] == 0xff;
-		l3_len = rte_be_to_cpu_16(ip->payload_len) + sizeof(*ip);
 	} else {
 		struct rte_ipv4_hdr *ip = l3;
 
@@ -322,7 +332,6 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void
 		dst = (const uint8_t *)&ip->dst_addr;
 		/* 224.0.0.0/4 (DPDK's RTE_IS_IPV4_MCAST shifts a signed int) */
 		mcast = (dst[0] >> 4) == 0xe;
-		l3_len = rte_be_to_cpu_16(ip->total_length);
 	}
 	if (unlikely(mcast)) {
 		if (nh->nb_ports == 0)
@@ -330,11 +339,17 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void
 		return fwd_multicast(c, rx, m, nh_idx, dst, v6, out);
 	}
 	if (unlikely(nh->encap != L3FWD_ENCAP_NONE)) {
+		if (v6)
+			l3_len = rte_be_to_cpu_16(((struct rte_ipv6_hdr *)l3)->payload_len) +
+				 sizeof(struct rte_ipv6_hdr);
+		else
+			l3_len = rte_be_to_cpu_16(((struct rte_ipv4_hdr *)l3)->total_length);
 		eth = l3fwd_encap(c, rx->zs, nh_idx, &m, l3_len, ttl, v6);
 		if (unlikely(eth == NULL))
 			return L3FWD_DROP_ENCAP;
 	} else {
-		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		/* the parsed header is 14 bytes into the first segment */
+		eth = (struct rte_ether_hdr *)((uint8_t *)l3 - RTE_ETHER_HDR_LEN);
 	}
 	/* both MACs in one 12-byte copy */
 	memcpy(eth, c->eth[nh->port].b, sizeof(c->eth[0].b));
@@ -348,9 +363,10 @@ l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
 		    struct rte_mbuf **pkts, uint16_t n, struct l3fwd_out *out)
 {
 	void *l3[L3FWD_BURST_MAX];
-	uint32_t idx[L3FWD_BURST_MAX];
+	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
+	uint16_t at[L3FWD_BURST_MAX];
 	uint8_t kind[L3FWD_BURST_MAX];
-	uint16_t i, dropped = 0, live = 0;
+	uint16_t i, dropped, n4 = 0, n6 = 0;
 	unsigned int reason;
 
 	/* a longer burst would overrun the arrays: a bug in the caller */
@@ -358,19 +374,24 @@ l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
 	out->n = 0;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	/* pass 1: classify and check */
+	/* pass 1: classify and check; IPv4 destinations gathered for pass 2 */
 	for (i = 0; i < n; i++) {
-		if (i + PREFETCH_AHEAD < n)
+		if (likely(i + PREFETCH_AHEAD < n))
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
 		kind[i] = (uint8_t)classify(c, rx, &pkts[i], &l3[i]);
-		live += kind[i] != PKT_DROPPED;
+		if (likely(kind[i] == PKT_V4)) {
+			dst[n4] = rte_be_to_cpu_32(((const struct rte_ipv4_hdr *)l3[i])->dst_addr);
+			at[n4++] = i;
+		} else {
+			n6 += kind[i] == PKT_V6;
+		}
 	}
-	dropped = n - live;
-	if (unlikely(live == 0))
+	dropped = n - n4 - n6;
+	if (unlikely(dropped == n))
 		return dropped;
 	/* pass 2: route lookups */
 	if (c->lookup == L3FWD_LOOKUP_LPM)
-		lookup_lpm(c, l3, kind, n, idx);
+		lookup_lpm(c, l3, kind, n, dst, at, n4, n6 != 0, idx);
 	else
 		lookup_em(c, pkts, l3, kind, n, idx);
 	/* pass 3: rewrite and hand out */

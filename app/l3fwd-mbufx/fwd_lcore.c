@@ -28,17 +28,24 @@ l3fwd_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **pkts, uint16_
 {
 	struct l3fwd_lcore *x = lc->priv;
 	struct l3fwd_out *out = &x->out;
-	uint16_t i;
+	uint16_t i, j;
 
 	lc->ctr[port].drop += l3fwd_process_burst(&x->ctx, &x->rx[port], pkts, n, out);
-	for (i = 0; i < out->n; i++)
-		app_tx(lc, out->port[i], out->m[i]);
+	/* runs of packets to the same port go to its Tx buffer in one piece */
+	for (i = 0; i < out->n; i = j) {
+		for (j = i + 1; j < out->n && out->port[j] == out->port[i]; j++)
+			;
+		app_tx_bulk(lc, out->port[i], &out->m[i], j - i);
+	}
 }
 
 int
 l3fwd_lcore_main(void *arg __rte_unused)
 {
-	return app_lcore_run(l3fwd_burst);
+	/* --bench-gen: the software NIC in the main lcore's loop, else not there */
+	if (l3fwd.bench_gen != 0)
+		return app_lcore_run(l3fwd_burst, APP_LOOP_GEN);
+	return app_lcore_run(l3fwd_burst, 0);
 }
 
 int

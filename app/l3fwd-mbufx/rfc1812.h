@@ -27,14 +27,52 @@
 
 #include "l3fwd.h"
 
+/*
+ * First byte of an IPv4 address never forwarded (5.3.7): bit 0 as a source
+ * (0/8, 127/8, multicast 224/4, class E 240/4), bit 1 as a destination (0/8,
+ * 127/8, class E; multicast destinations are routed).
+ */
+#define L3FWD_MARTIAN_SRC 1
+#define L3FWD_MARTIAN_DST 2
+static const uint8_t l3fwd_martian4_tbl[256] = {
+	[0] = L3FWD_MARTIAN_SRC | L3FWD_MARTIAN_DST,
+	[127] = L3FWD_MARTIAN_SRC | L3FWD_MARTIAN_DST,
+	[224 ... 239] = L3FWD_MARTIAN_SRC,
+	[240 ... 255] = L3FWD_MARTIAN_SRC | L3FWD_MARTIAN_DST,
+};
+
 static inline bool
 l3fwd_martian4(rte_be32_t src_be, rte_be32_t dst_be)
 {
-	uint32_t src = rte_be_to_cpu_32(src_be), dst = rte_be_to_cpu_32(dst_be);
-	uint8_t s8 = src >> 24, d8 = dst >> 24;
+	const uint8_t *s = (const uint8_t *)&src_be, *d = (const uint8_t *)&dst_be;
 
-	return s8 == 0 || s8 == 127 || s8 >= 224 ||
-	       d8 == 0 || d8 == 127 || d8 >= 240;
+	return ((l3fwd_martian4_tbl[s[0]] & L3FWD_MARTIAN_SRC) |
+		(l3fwd_martian4_tbl[d[0]] & L3FWD_MARTIAN_DST)) != 0;
+}
+
+/*
+ * True when the IPv4 header checksum is right. The 20-byte header (the
+ * common case) is summed as five 32-bit words in one 64-bit accumulator and
+ * folded; the one's complement sum does not depend on the byte order of the
+ * loads, and a right header sums to 0xffff either way.
+ */
+static inline bool
+l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
+{
+	const uint8_t *p = (const uint8_t *)ip;
+	uint64_t a, b, s;
+	uint32_t c;
+
+	if (unlikely(hlen != sizeof(*ip)))
+		return rte_ipv4_cksum(ip) == 0;
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 8, 8);
+	memcpy(&c, p + 16, 4);
+	s = (a & UINT32_MAX) + (a >> 32) + (b & UINT32_MAX) + (b >> 32) + c;
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return s == 0xffff;
 }
 
 /** @return 0, or the l3fwd_drop reason of an IPv4 packet at offset 14 of @p m. */
@@ -42,14 +80,19 @@ static inline unsigned int
 l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_cksum)
 {
 	const uint32_t l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
-	const uint32_t hlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) *
-			      RTE_IPV4_IHL_MULTIPLIER;
-	uint32_t total;
+	uint32_t hlen, total;
 
-	if (unlikely((ip->version_ihl >> 4) != 4))
-		return L3FWD_DROP_BAD_VERSION;
-	if (unlikely(hlen < sizeof(struct rte_ipv4_hdr)))
-		return L3FWD_DROP_BAD_IHL;
+	if (likely(ip->version_ihl == RTE_IPV4_VHL_DEF)) {
+		/* version 4, 20-byte header: two checks in one compare */
+		hlen = sizeof(*ip);
+	} else {
+		hlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) *
+		       RTE_IPV4_IHL_MULTIPLIER;
+		if (unlikely((ip->version_ihl >> 4) != 4))
+			return L3FWD_DROP_BAD_VERSION;
+		if (unlikely(hlen < sizeof(struct rte_ipv4_hdr)))
+			return L3FWD_DROP_BAD_IHL;
+	}
 	if (unlikely(hlen > l3_len))
 		return L3FWD_DROP_TRUNCATED;
 	total = rte_be_to_cpu_16(ip->total_length);
@@ -61,7 +104,7 @@ l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_
 	} else if (port_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
 		   RTE_MBUF_F_RX_IP_CKSUM_BAD) {
 		return L3FWD_DROP_BAD_CKSUM;
-	} else if (unlikely(rte_ipv4_cksum(ip) != 0)) {
+	} else if (unlikely(!l3fwd_cksum4_ok(ip, hlen))) {
 		return L3FWD_DROP_BAD_CKSUM;
 	}
 	if (unlikely(ip->time_to_live <= 1))
@@ -78,17 +121,17 @@ l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_
 static inline uint8_t
 l3fwd_ttl_dec4(struct rte_ipv4_hdr *ip)
 {
-	/* the 16-bit word holding the TTL (high byte) and the protocol */
-	uint32_t old = (uint32_t)ip->time_to_live << 8 | ip->next_proto_id;
-	uint32_t sum;
+	/*
+	 * The 16-bit word m holding the TTL (high byte) goes to m - 0x100, so
+	 * ~m + m' = 0xfeff whatever the TTL and protocol: HC' = ~(~HC + 0xfeff).
+	 * Computed on the word as loaded (0xfeff byte-swapped is 0xfffe on a
+	 * little-endian CPU): one's complement sums commute with the swap.
+	 */
+	uint32_t sum = (uint16_t)~ip->hdr_checksum + (uint32_t)rte_cpu_to_be_16(0xfeff);
 
-	ip->time_to_live--;
-	sum = (uint16_t)~rte_be_to_cpu_16(ip->hdr_checksum) + (uint16_t)~old +
-	      (old - 0x100);
 	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	ip->hdr_checksum = rte_cpu_to_be_16((uint16_t)~sum);
-	return ip->time_to_live;
+	ip->hdr_checksum = (rte_be16_t)~sum;
+	return --ip->time_to_live;
 }
 
 static inline bool
