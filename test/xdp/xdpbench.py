@@ -108,11 +108,14 @@ def window(tp, seconds):
 
 
 def header_lines(tp):
-    """The PMD's xstat of mbuf header cache lines per received packet, or None."""
+    """(xstat name, mbuf header cache lines written per received packet)
+    from port 0's xstats, or None when the PMD has no such counter."""
     ans = tp.cmd_wait('show port xstats 0')
-    for name, val in re.findall(r'^(\S+): (\d+)$', ans, re.M):
-        if 'hdr' in name or 'header' in name:
-            return name, int(val)
+    xs = {n: int(v) for n, v in re.findall(r'^\s*(\S+): (\d+)\s*$', ans, re.M)}
+    rx = xs.get('rx_good_packets', 0)
+    for name, val in xs.items():
+        if ('hdr' in name or 'header' in name) and rx:
+            return name, val / rx
     return None
 
 
@@ -127,8 +130,8 @@ def one_run(env, topo, kind, pool, size, seconds, tsc):
         tp.ready()
         tp.cmd_wait('set fwd io')
         window(tp, 0.5)                             # warm-up
+        tp.cmd_wait('clear port xstats all')
         rx, tx, cpp, kj, el = window(tp, seconds)
-        tp.cmd_wait('show port xstats 0')
         hl = header_lines(tp)
         tp.cmd_wait('set fwd rxonly')
         rrx, _, rcpp, _, rel = window(tp, seconds)

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * mbufx-xdp-pool-check: the pools an AF_XDP port must refuse, and one it
+ * must take, through the plain ethdev API (what any DPDK program calls).
+ *
+ *     mbufx-xdp-pool-check EAL-ARGS --vdev net_mbufx_xdp0,iface=IF
+ *
+ * test_xdp.py (case bad_pool) runs it inside a network namespace that has
+ * the veth IF. The UMEM of a queue is its pool's memory, one address range:
+ *
+ *   1. a pool populated from two separate address ranges (a gap between
+ *      them): rte_eth_rx_queue_setup() fails with a negative errno;
+ *   2. a pool whose buffers are pinned external memory (the buffers are not
+ *      in the pool's own memory): refused;
+ *   3. a data room below the kernel's smallest UMEM chunk (2048): refused;
+ *   4. an MTU of 9000 on 2176-byte buffers without Rx scatter: refused;
+ *   5. control: a plain one-chunk pool is taken, the port starts, stops
+ *      and closes.
+ * After every step every pool must hold all its mbufs again (nothing kept
+ * by a failed setup or by close). One line per step; exit 0 when all hold,
+ * 1 otherwise (77 when the port does not exist: the PMD is not loaded).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#define NB_MBUF 1024
+#define ROOM RTE_MBUF_DEFAULT_BUF_SIZE
+
+static int failures;
+
+static void
+result(const char *what, int ok, const char *detail)
+{
+	printf("%-58s %s%s%s\n", what, ok ? "ok" : "FAIL", detail[0] ? ": " : "",
+	       detail);
+	if (!ok)
+		failures++;
+}
+
+/* Every mbuf of mp is back in the pool. */
+static int
+pool_full(struct rte_mempool *mp)
+{
+	return rte_mempool_avail_count(mp) == mp->size;
+}
+
+/* A pktmbuf pool populated from [base, base + half) and
+ * [base + 2 * half, base + 3 * half): one object-free gap in between. */
+static struct rte_mempool *
+split_pool(void **mem)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = ROOM, .mbuf_priv_size = 0,
+	};
+	struct rte_mempool *mp;
+	unsigned int elt = sizeof(struct rte_mbuf) + ROOM;
+	size_t half = (size_t)(NB_MBUF / 2 + 8) * (elt + 64) + 65536;
+	char *m;
+	int n;
+
+	mp = rte_mempool_create_empty("xdpchk_split", NB_MBUF, elt, 0,
+				      sizeof(priv), SOCKET_ID_ANY, 0);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL) != 0)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &priv);
+	m = rte_malloc(NULL, 3 * half, 4096);
+	if (m == NULL)
+		goto fail;
+	*mem = m;
+	n = rte_mempool_populate_virt(mp, m, half, 4096, NULL, NULL);
+	if (n <= 0)
+		goto fail;
+	n = rte_mempool_populate_virt(mp, m + 2 * half, half, 4096, NULL, NULL);
+	if (n <= 0 || mp->populated_size != mp->size)
+		goto fail;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+fail:
+	rte_mempool_free(mp);
+	return NULL;
+}
+
+/* Configure port 0 with one queue pair (mtu 0: the default) and set up its
+ * Rx queue on mp; returns rte_eth_rx_queue_setup()'s result. */
+static int
+try_rx(uint16_t port, struct rte_mempool *mp, uint16_t mtu, uint64_t rx_off)
+{
+	struct rte_eth_conf conf;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	conf.rxmode.mtu = mtu;
+	conf.rxmode.offloads = rx_off;
+	ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	if (ret != 0)
+		return ret;
+	return rte_eth_rx_queue_setup(port, 0, 256, rte_eth_dev_socket_id(port),
+				      NULL, mp);
+}
+
+static void
+refused(uint16_t port, const char *what, struct rte_mempool *mp, uint16_t mtu,
+	uint64_t rx_off)
+{
+	char d[128];
+	int ret;
+
+	if (mp == NULL) {
+		snprintf(d, sizeof(d), "could not build the pool: %s",
+			 rte_strerror(rte_errno));
+		result(what, 0, d);
+		return;
+	}
+	ret = try_rx(port, mp, mtu, rx_off);
+	snprintf(d, sizeof(d), "%s (%d)%s", ret < 0 ? strerror(-ret) : "accepted",
+		 ret, pool_full(mp) ? "" : ", mbufs kept by the port");
+	result(what, ret < 0 && pool_full(mp), d);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rte_pktmbuf_extmem ext;
+	const struct rte_memzone *mz;
+	struct rte_mempool *mp;
+	char d[160];
+	void *mem = NULL;
+	uint16_t port = 0;
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	if (!rte_eth_dev_is_valid_port(port)) {
+		printf("no port 0: the AF_XDP PMD is not loaded\n");
+		rte_eal_cleanup();
+		return 77;
+	}
+
+	/* 1. two separate address ranges */
+	mp = split_pool(&mem);
+	refused(port, "pool in two separate address ranges", mp, 0, 0);
+	rte_mempool_free(mp);
+	rte_free(mem);
+
+	/* 2. pinned external buffers */
+	mz = rte_memzone_reserve_aligned("xdpchk_ext", (size_t)NB_MBUF * ROOM,
+					 SOCKET_ID_ANY, RTE_MEMZONE_IOVA_CONTIG,
+					 4096);
+	mp = NULL;
+	if (mz != NULL) {
+		ext.buf_ptr = mz->addr;
+		ext.buf_iova = mz->iova;
+		ext.buf_len = mz->len;
+		ext.elt_size = ROOM;
+		mp = rte_pktmbuf_pool_create_extbuf("xdpchk_extbuf", NB_MBUF, 0, 0,
+						    ROOM, SOCKET_ID_ANY, &ext, 1);
+	}
+	refused(port, "pool of pinned external buffers", mp, 0, 0);
+	rte_mempool_free(mp);
+	rte_memzone_free(mz);
+
+	/* 3. data room below one UMEM chunk */
+	mp = rte_pktmbuf_pool_create("xdpchk_small", NB_MBUF, 0, 0,
+				     RTE_PKTMBUF_HEADROOM + 1024, SOCKET_ID_ANY);
+	refused(port, "data room 1152 (below the 2048-byte chunk)", mp, 0, 0);
+	rte_mempool_free(mp);
+
+	/* 4. and 5. on a plain pool */
+	mp = rte_pktmbuf_pool_create("xdpchk_plain", NB_MBUF, 0, 0, ROOM,
+				     SOCKET_ID_ANY);
+	refused(port, "MTU 9000 on 2176-byte buffers, no scatter", mp, 9000, 0);
+	if (mp != NULL) {
+		ret = try_rx(port, mp, 1500, 0);
+		if (ret == 0)
+			ret = rte_eth_tx_queue_setup(port, 0, 256,
+						     rte_eth_dev_socket_id(port),
+						     NULL);
+		if (ret == 0)
+			ret = rte_eth_dev_start(port);
+		snprintf(d, sizeof(d), "%s (%d)", ret == 0 ? "started" : strerror(-ret),
+			 ret);
+		result("control: a plain pool, MTU 1500, start", ret == 0, d);
+		rte_eth_dev_stop(port);
+		rte_eth_dev_close(port);
+		snprintf(d, sizeof(d), "%u of %u mbufs in the pool after close",
+			 rte_mempool_avail_count(mp), mp->size);
+		result("control: every mbuf back after stop and close",
+		       pool_full(mp), d);
+	}
+	rte_mempool_free(mp);
+	rte_eal_cleanup();
+	return failures == 0 ? 0 : 1;
+}
