@@ -715,12 +715,13 @@ def case_stop_start(env, kind='mbufx_xdp'):
         steps = [['stop', 'start'],
                  ['stop', 'port stop all', 'port start all', 'start'],
                  ['stop', 'port stop 1', 'port start 1', 'start']]
-        # queue re-setup (new ring sizes): DPDK 22.11's net_af_xdp cannot
-        # bind the queue again (its old socket is still there); tried last
-        resetup = ['stop', 'port stop all', 'port config all rxd 256', 'port start all',
-                   'start']
+        # queue re-setup (new ring sizes). DPDK 22.11's net_af_xdp cannot
+        # bind the queue again ("xsk_configure(): Failed to create xsk
+        # socket", its old socket is still there) and testpmd then dies of
+        # SIGSEGV at close or quit: not tried on the reference
         if kind == 'mbufx_xdp':
-            steps.insert(2, resetup)
+            steps.insert(2, ['stop', 'port stop all', 'port config all rxd 256',
+                             'port start all', 'start'])
         bl = Blaster(topo, frames)
         bl.start()
         try:
@@ -735,20 +736,14 @@ def case_stop_start(env, kind='mbufx_xdp'):
         time.sleep(0.2)
         compare_frames(mode_traffic(topo, frames), frames, 'io after stop/start')
         check(kind != 'mbufx_xdp' or bl.sent > 1000, 'only %d frames sent', bl.sent)
-        if kind != 'mbufx_xdp':
-            ans = ''.join(tp.cmd_wait(c, timeout=20) for c in resetup)
-            err = re.findall(r'^.*(?:Fail|fail).*$', ans, re.M)
-            print('net_af_xdp, queue re-setup after port stop: %s' %
-                  ('; '.join(err) if err else 'ok'))
-        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated|not started'))
-        check(kind != 'mbufx_xdp' or st[0][0] > 100, 'stats %s', st)
+        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
+        check(st[0][0] > 100, 'stats %s', st)
         in_use = tp.pools_in_use()
-        tp.quit(strict=kind == 'mbufx_xdp')
+        tp.quit()
         if kind == 'mbufx_xdp':
             check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
         else:
-            print('net_af_xdp: mbufs still out after close: %s; testpmd exit status %d' %
-                  (in_use, tp.proc.returncode))
+            print('net_af_xdp: mbufs still out after close: %s' % in_use)
     finally:
         topo.close()
 
