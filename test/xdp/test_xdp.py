@@ -70,6 +70,14 @@ def udp_sum_ok(frame):
     return cksum(ph + l4) == 0
 
 
+T0 = time.time()
+
+
+def trace(msg):
+    """A time-stamped progress line (shown by meson when a case fails)."""
+    print('[%6.2fs] %s' % (time.time() - T0, msg), flush=True)
+
+
 class Router:
     """A DPDK program on the router's two veths (ports 0 and 1)."""
 
@@ -169,6 +177,7 @@ def check_path(sent, got, src_mac, dst_mac, what):
 def send_raw(topo, raw, frames, sniff_b, batch=32):
     """Send frames from host A in batches, waiting for each batch at host B
     (the router's Rx ring is never overrun); returns what B received."""
+    trace('host A sends %d frames' % len(frames))
     got = []
     for i in range(0, len(frames), batch):
         chunk = frames[i:i + batch]
@@ -310,6 +319,7 @@ class Testpmd(Router):
     def cmd_wait(self, line, expect=None, timeout=15):
         """Send one command; wait for the next prompt (and expect, a regex,
         in the answer); returns the answer."""
+        trace('testpmd> %s' % line)
         start = len(self.log())
         self.proc.stdin.write((line + '\n').encode())
         self.proc.stdin.flush()
@@ -779,4 +789,7 @@ CASES = {
 }
 
 if __name__ == '__main__':
+    # meson's timeout sends SIGTERM: unwind (finally blocks remove the
+    # namespaces and stop the processes) instead of dying on the spot
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit('SIGTERM: stopped'))
     sys.exit(main(CASES))

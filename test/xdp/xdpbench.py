@@ -355,4 +355,7 @@ def main(argv):
 
 
 if __name__ == '__main__':
+    import signal
+    # a timeout or ^C unwinds through the finally blocks (namespaces removed)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit('SIGTERM: stopped'))
     sys.exit(main(sys.argv[1:]))

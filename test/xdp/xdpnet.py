@@ -122,11 +122,32 @@ def in_netns(name):
         os.close(orig)
 
 
+def sweep_stale():
+    """Remove the namespaces of earlier runs that were killed before their
+    cleanup ran (SIGKILL, a machine reset): ours are named
+    mbufx-xdp-{A,R,B}-<pid><letter>, and the pid is no longer alive."""
+    try:
+        names = os.listdir('/run/netns')
+    except OSError:
+        return
+    for n in names:
+        parts = n.split('-')
+        if len(parts) != 4 or parts[:2] != ['mbufx', 'xdp'] or not parts[3][:-1].isdigit():
+            continue
+        try:
+            os.kill(int(parts[3][:-1]), 0)
+        except ProcessLookupError:
+            _run(['ip', 'netns', 'del', n], check_rc=False)
+        except OSError:
+            pass
+
+
 class Topo:
     """Host A -- router R -- host B (module docstring); mtu on all four veths."""
 
     def __init__(self, mtu=1500, tag=None):
         require_afxdp()
+        sweep_stale()
         _seq[0] += 1
         self.tag = tag or '%d%s' % (os.getpid() % 10000000, 'abcdefgh'[_seq[0] % 8])
         t = self.tag
