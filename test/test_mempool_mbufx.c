@@ -20,9 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -402,32 +400,8 @@ test_non_eal_thread(void)
 
 /*
  * Telemetry: /mbufx/pools lists the pool, /mbufx/pool,<name> reports its
- * class and counts. Talks to this process's own telemetry socket.
+ * class and counts.
  */
-static int
-telemetry_query(const char *cmd, char *out, size_t len)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	ssize_t n;
-	int fd;
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
-		 rte_eal_get_runtime_dir());
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
-	    read(fd, out, len - 1) <= 0 ||	/* the greeting */
-	    write(fd, cmd, strlen(cmd)) < 0 ||
-	    (n = read(fd, out, len - 1)) <= 0) {
-		close(fd);
-		return -1;
-	}
-	out[n] = '\0';
-	close(fd);
-	return 0;
-}
-
 static int
 test_classes_and_telemetry(void)
 {
@@ -460,7 +434,7 @@ test_classes_and_telemetry(void)
 			       2176 + sizeof(struct rte_mbuf), 0, 0);
 	TEST_ASSERT_NOT_NULL(plain, "plain");
 
-	if (telemetry_query("/mbufx/pools", buf, sizeof(buf)) != 0) {
+	if (mu_telemetry_query("/mbufx/pools", buf, sizeof(buf)) != 0) {
 		printf("telemetry socket not reachable: skipping that part\n");
 		ret = TEST_SKIPPED;
 		goto out;
@@ -472,7 +446,7 @@ test_classes_and_telemetry(void)
 		}
 	for (i = 0; i < RTE_DIM(z) && ret == TEST_SUCCESS; i++) {
 		snprintf(cmd, sizeof(cmd), "/mbufx/pool,%s", z[i].name);
-		if (telemetry_query(cmd, buf, sizeof(buf)) != 0 ||
+		if (mu_telemetry_query(cmd, buf, sizeof(buf)) != 0 ||
 		    strstr(buf, z[i].zone) == NULL ||
 		    strstr(buf, "\"free\":256") == NULL) {
 			printf("%s: want %s, free 256: %s\n", cmd, z[i].zone, buf);
@@ -481,14 +455,14 @@ test_classes_and_telemetry(void)
 	}
 	/* not a pktmbuf pool, even with an mbuf-sized element */
 	if (ret == TEST_SUCCESS &&
-	    (telemetry_query("/mbufx/pool,tz_plain", buf, sizeof(buf)) != 0 ||
+	    (mu_telemetry_query("/mbufx/pool,tz_plain", buf, sizeof(buf)) != 0 ||
 	     strstr(buf, "\"class\":\"generic\"") == NULL)) {
 		printf("tz_plain: %s\n", buf);
 		ret = TEST_FAILED;
 	}
 	/* an unknown pool is an error, not an empty answer */
 	if (ret == TEST_SUCCESS &&
-	    (telemetry_query("/mbufx/pool,nosuchpool", buf, sizeof(buf)) != 0 ||
+	    (mu_telemetry_query("/mbufx/pool,nosuchpool", buf, sizeof(buf)) != 0 ||
 	     strstr(buf, "null") == NULL)) {
 		printf("unknown pool: %s\n", buf);
 		ret = TEST_FAILED;
@@ -499,7 +473,7 @@ out:
 	rte_mempool_free(plain);
 	/* a freed pool leaves the list */
 	if (ret == TEST_SUCCESS &&
-	    (telemetry_query("/mbufx/pools", buf, sizeof(buf)) != 0 ||
+	    (mu_telemetry_query("/mbufx/pools", buf, sizeof(buf)) != 0 ||
 	     strstr(buf, "tz_pkt") != NULL)) {
 		printf("freed pools still listed: %s\n", buf);
 		ret = TEST_FAILED;

@@ -7,7 +7,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_mempool.h>
 
@@ -145,4 +150,28 @@ mu_check_drain(struct rte_mempool *mp, const char *who)
 		}
 	free(objs);
 	return ret;
+}
+
+int
+mu_telemetry_query(const char *cmd, char *out, size_t len)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	ssize_t n;
+	int fd;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
+	    read(fd, out, len - 1) <= 0 ||	/* the greeting */
+	    write(fd, cmd, strlen(cmd)) < 0 ||
+	    (n = read(fd, out, len - 1)) <= 0) {
+		close(fd);
+		return -1;
+	}
+	out[n] = '\0';
+	close(fd);
+	return 0;
 }

@@ -14,6 +14,7 @@
 #ifndef TEST_MEMPOOL_MBUFX_UTIL_H
 #define TEST_MEMPOOL_MBUFX_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_mempool.h>
@@ -62,5 +63,11 @@ int mu_strand(void *arg);
  * Messages name the caller, who. TEST_SUCCESS or TEST_FAILED.
  */
 int mu_check_drain(struct rte_mempool *mp, const char *who);
+
+/*
+ * Send one telemetry command to this process's own socket; the answer (JSON)
+ * in out. 0, or -1 when the socket is not reachable.
+ */
+int mu_telemetry_query(const char *cmd, char *out, size_t len);
 
 #endif /* TEST_MEMPOOL_MBUFX_UTIL_H */

@@ -50,13 +50,24 @@ run() {
     return $rc
 }
 
-# 1. the test on our driver
+# 1. the test on our driver (with MBUFX_CHECK set: in the checking mode,
+# which must have checked the pools and found nothing wrong)
+check_log=""
+[ -z "${MBUFX_CHECK:-}" ] || check_log=--log-level=pmd.mempool.mbufx:info
 rc=0
 # shellcheck disable=SC2086
-run "$WORK/mbufx.log" $PLUGIN --mbuf-pool-ops-name=mbufx || rc=$?
+run "$WORK/mbufx.log" $PLUGIN $check_log --mbuf-pool-ops-name=mbufx || rc=$?
 [ $rc -eq 0 ] || fail "$test_name on mbufx: exit $rc" "$WORK/mbufx.log"
 grep -q "^Test OK" "$WORK/mbufx.log" ||
     fail "$test_name on mbufx: no 'Test OK' (skipped?)" "$WORK/mbufx.log"
+if [ -n "$check_log" ]; then
+    grep -q "checking mode" "$WORK/mbufx.log" ||
+        fail "MBUFX_CHECK=$MBUFX_CHECK: no pool was checked" "$WORK/mbufx.log"
+    ! grep -Eq "double free|no object of this pool|write after free" \
+        "$WORK/mbufx.log" ||
+        fail "the checking mode reported DPDK's own test" "$WORK/mbufx.log"
+    echo "checking mode: $(grep -c 'checking mode' "$WORK/mbufx.log") pools, no report"
+fi
 if [ "$test_name" = mempool_autotest ]; then
     grep -q "ops_name: <mbufx>" "$WORK/mbufx.log" ||
         fail "mempool_autotest did not dump a pool on mbufx" "$WORK/mbufx.log"

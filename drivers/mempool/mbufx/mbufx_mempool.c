@@ -66,7 +66,9 @@
  *
  * Pool classes: see mbufx_mempool_class.c (packet, jumbo, generic; memory
  * layout).
- * Statistics and telemetry: mbufx_mempool_stats.c.
+ * Statistics and telemetry: mbufx_mempool_stats.c. Checking mode (double
+ * free, foreign pointer, write after free; MBUFX_CHECK=1):
+ * mbufx_mempool_check.c, one branch in each op here when off.
  */
 
 #include <errno.h>
@@ -168,6 +170,7 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 	struct mbufx_pool *p;
 	unsigned int slots, i;
 	uint32_t obj_mags;
+	int ret;
 
 	if (mp->size == 0)
 		return -EINVAL;
@@ -199,6 +202,12 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 	if (p->mags == NULL) {
 		rte_free(p);
 		return -ENOMEM;
+	}
+	ret = mbufx_mp_check_init(p);
+	if (ret != 0) {
+		rte_free(p->mags);
+		rte_free(p);
+		return ret;
 	}
 	rte_spinlock_init(&p->depot.lock);
 	rte_spinlock_init(&p->steal_lock);
@@ -234,6 +243,7 @@ mbufx_mp_free(struct rte_mempool *mp)
 	if (rte_log_can_log(mbufx_mp_logtype, RTE_LOG_DEBUG))
 		mbufx_mp_stats_log(p);
 	mbufx_mp_registry_del(p);
+	mbufx_mp_check_fini(p);
 	rte_free(p->mags);
 	rte_free(p);
 	mp->pool_data = NULL;
@@ -665,8 +675,10 @@ unfreeze:
 	return ret;
 }
 
-static int
-mbufx_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
+/* The put itself; the checking mode calls it with the objects it let in. */
+int
+mbufx_mp_enqueue_unchecked(struct rte_mempool *mp, void * const *objs,
+			   unsigned int n)
 {
 	struct mbufx_pool *p = mp->pool_data;
 	struct mbufx_slot *s;
@@ -681,7 +693,16 @@ mbufx_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
 }
 
 static int
-mbufx_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
+mbufx_mp_enqueue(struct rte_mempool *mp, void * const *objs, unsigned int n)
+{
+	if (unlikely(((struct mbufx_pool *)mp->pool_data)->check != NULL))
+		return mbufx_mp_check_put(mp, objs, n,
+					  __builtin_return_address(0));
+	return mbufx_mp_enqueue_unchecked(mp, objs, n);
+}
+
+static int
+mbufx_mp_dequeue_unchecked(struct rte_mempool *mp, void **objs, unsigned int n)
 {
 	struct mbufx_pool *p = mp->pool_data;
 	struct mbufx_slot *s;
@@ -712,6 +733,17 @@ mbufx_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
 		return -ENOBUFS;
 	}
 	return steal_get(p, objs, n);
+}
+
+static int
+mbufx_mp_dequeue(struct rte_mempool *mp, void **objs, unsigned int n)
+{
+	int ret = mbufx_mp_dequeue_unchecked(mp, objs, n);
+
+	if (unlikely(((struct mbufx_pool *)mp->pool_data)->check != NULL) &&
+	    ret == 0)
+		mbufx_mp_check_get(mp, objs, n);
+	return ret;
 }
 
 unsigned int

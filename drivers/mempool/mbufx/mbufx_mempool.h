@@ -121,6 +121,23 @@ struct mbufx_depot {
 	struct mbufx_mag *empty;
 } __rte_cache_aligned;
 
+/** Checking mode of a pool (mbufx_mempool_check.c). */
+enum mbufx_check_mode {
+	MBUFX_CHECK_OFF = 0,
+	MBUFX_CHECK_LOG,	/**< report, count, refuse the bad put */
+	MBUFX_CHECK_ABORT,	/**< report, then abort() */
+};
+
+/** Kinds of errors the checking mode counts. */
+enum mbufx_check_err {
+	MBUFX_CHECK_DOUBLE_FREE = 0,
+	MBUFX_CHECK_FOREIGN,
+	MBUFX_CHECK_WRITE_AFTER_FREE,
+	MBUFX_CHECK_NB_ERR,
+};
+
+struct mbufx_check;
+
 /** Driver state of one pool (mp->pool_data), in the pool's socket memory. */
 struct mbufx_pool {
 	struct mbufx_depot depot;
@@ -134,6 +151,7 @@ struct mbufx_pool {
 	uint32_t contig;		/**< memory requested as one IOVA chunk */
 	struct rte_mempool *mp;
 	struct mbufx_mag *mags;
+	struct mbufx_check *check;	/**< checking mode, NULL when off */
 	struct mbufx_slot slots[MBUFX_NB_SLOTS];
 };
 
@@ -163,5 +181,17 @@ void mbufx_mp_registry_del(struct mbufx_pool *p);
 
 /* mbufx_mempool.c */
 unsigned int mbufx_mp_count(const struct mbufx_pool *p);
+int mbufx_mp_enqueue_unchecked(struct rte_mempool *mp, void * const *objs,
+			       unsigned int n);
+
+/* mbufx_mempool_check.c */
+struct rte_tel_data;
+int mbufx_mp_check_init(struct mbufx_pool *p);
+void mbufx_mp_check_fini(struct mbufx_pool *p);
+int mbufx_mp_check_put(struct rte_mempool *mp, void * const *objs,
+		       unsigned int n, const void *caller);
+void mbufx_mp_check_get(struct rte_mempool *mp, void * const *objs,
+			unsigned int n);
+void mbufx_mp_check_tel(const struct mbufx_pool *p, struct rte_tel_data *d);
 
 #endif /* MBUFX_MEMPOOL_H */

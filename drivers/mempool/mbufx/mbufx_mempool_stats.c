@@ -17,7 +17,8 @@
  *
  * Telemetry (dpdk-telemetry.py):
  *   /mbufx/pools            names of the pools on the mbufx ops
- *   /mbufx/pool,<name>      one pool: class, sizes, free objects, counters
+ *   /mbufx/pool,<name>      one pool: class, sizes, free objects, counters,
+ *                           checking mode and its error counters
  */
 
 #include <inttypes.h>
@@ -183,6 +184,7 @@ tel_pool(const char *cmd __rte_unused, const char *params,
 	for (i = 0; i < RTE_DIM(slot_ctrs); i++)
 		rte_tel_data_add_dict_u64(d, slot_ctrs[i].name,
 					  slot_ctr(&st.sum, i));
+	mbufx_mp_check_tel(e->pool, d);
 	ret = 0;
 out:
 	rte_spinlock_unlock(&registry_lock);
