@@ -282,13 +282,15 @@ class Raw:
             r, _, _ = select.select([self.sk], [], [], left)
             if not r:
                 break
-            got += self.drain(outgoing, ipv4_only)
+            got += self.drain(outgoing, ipv4_only, limit=want - len(got))
         return got
 
-    def drain(self, outgoing=False, ipv4_only=True):
-        """Everything queued now."""
+    def drain(self, outgoing=False, ipv4_only=True, limit=100000):
+        """What is queued now: at most limit frames, and at most one second
+        of reading (a flood never drains)."""
         got = []
-        while True:
+        end = time.time() + 1.0
+        while len(got) < limit and time.time() < end:
             try:
                 data, addr = self.sk.recvfrom(65535)
             except BlockingIOError:
@@ -298,6 +300,7 @@ class Raw:
             if ipv4_only and data[12:14] != b'\x08\x00':
                 continue
             got.append(data)
+        return got
 
     def close(self):
         self.sk.close()
