@@ -14,7 +14,13 @@
 #   - encapsulation (VLAN, MPLS, GRE) in place with mbufx_prepend against
 #     always chaining a header mbuf (--encap-chain); target >= 1.25x;
 #   - vhost-user, a copying port, with dpdk-testpmd as the generator in
-#     another process: 64, 1518 and 9000 B.
+#     another process: 64, 1518 and 9000 B;
+#   - instructions per packet of the net_ring loop under callgrind.
+# Then test/apps/sidebench.py -> $MBUFX_BENCH_OUT/l3fwd.json (bench "l3fwd"):
+# mbufx-l3fwd side by side with DPDK's own l3fwd example (built from the
+# dpdk-doc sources by devtools/stock-l3fwd.sh) and that l3fwd on our driver,
+# on the same vhost-user ports, 64 B, IMIX, 1518 B and 9000 B, with each
+# process's CPU share per sample (MBUFX_BENCH_SIDE_REPS rounds, default 3).
 # Pool sizes are fixed and written into the JSON. Never pass/fail on timing.
 set -eu
 
@@ -23,5 +29,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)
 out=${MBUFX_BENCH_OUT:-$root/bench-results}
 mkdir -p "$out"
-exec python3 "$root/test/apps/fwdbench.py" bench "$build" --out "$out/apps.json" \
-    --reps "${MBUFX_BENCH_REPS:-5}"
+rc=0
+python3 "$root/test/apps/fwdbench.py" bench "$build" --out "$out/apps.json" \
+    --reps "${MBUFX_BENCH_REPS:-5}" || rc=1
+python3 "$root/test/apps/sidebench.py" "$build" --out "$out/l3fwd.json" \
+    --reps "${MBUFX_BENCH_SIDE_REPS:-3}" || rc=1
+exit $rc

@@ -230,6 +230,33 @@ def run_ring(env, size, pool, seconds, rules=None, chain=False):
             'segs': s['gen']['segs']}
 
 
+def run_callgrind(env, size, pool, seconds=3):
+    """Instructions per packet of the forwarding loop (generator, l3fwd and
+    sink in one lcore) under callgrind: load-independent."""
+    import shutil
+    if shutil.which('valgrind') is None:
+        raise Skip('valgrind not found (Debian package valgrind)')
+    jumbo = size > 1518
+    tag = 'cg_%d_%s_%d' % (size, pool, env.nrun)
+    sj, cg = env.path(tag + '.json'), env.path(tag + '.out')
+    env.run(['valgrind', '--tool=callgrind', '--collect-atstart=no',
+             '--toggle-collect=l3fwd_lcore_main', '--callgrind-out-file=' + cg,
+             env.l3fwd] + env.eal('0', 512, huge=False) + [
+             '--vdev', 'net_ring0', '--vdev', 'net_ring1', '--', '-p', '3',
+             '--bench-gen', str(size), '--run-time', str(seconds), '--summary', sj] +
+            l3fwd_pool_args(pool, jumbo), timeout=seconds * 60 + 120)
+    pkts = summary(sj)['ports'][1]['tx_pkts']
+    total = None
+    with open(cg) as f:
+        for line in f:
+            if line.startswith(('totals:', 'summary:')):
+                total = int(line.split()[1])
+    if not pkts or total is None:
+        raise Fail('callgrind run of --bench-gen %d on %s: no packets or no totals' %
+                   (size, pool))
+    return total / pkts
+
+
 def demo(build, seconds):
     env = Env(build, 'demo')
     results = {}
@@ -361,6 +388,18 @@ def bench(build, out, reps, seconds, vhost_seconds):
             rows.append(r)
             print('%s: in place %.2f, chained %.2f Mpps' %
                   (name, r['values']['mbufx'], r['values']['chained']), flush=True)
+        # 2b. instructions per packet (callgrind), no copy: load-independent
+        try:
+            for size in (64, 1518, 9000):
+                ipp = {pool: [run_callgrind(env, size, pool)] for pool in ('mbufx', 'stock')}
+                rows.append(row('net_ring %d B (callgrind)' % size, 'instructions/pkt',
+                                'lower', ipp['mbufx'], ipp['stock'], 'ring_mp_mc',
+                                note='generator + l3fwd + sink loop of one lcore, '
+                                     'valgrind --tool=callgrind, --no-huge'))
+                print('net_ring %d B: %.1f / %.1f instructions per packet (mbufx / stock '
+                      'pools)' % (size, ipp['mbufx'][0], ipp['stock'][0]), flush=True)
+        except Skip as e:
+            print('callgrind part skipped: %s' % e)
         # 3. vhost-user copying port, two processes, two cores
         try:
             caps = write_captures(env)

@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The mbufx authors
+"""mbufx-l3fwd side by side with DPDK's own l3fwd example on the same ports.
+
+Three forwarders, one at a time, interleaved (the order rotates every round),
+on the same two vhost-user ports, fed by the same generator:
+
+  mbufx-l3fwd    this tree's router (mbufx zones, RFC 1812 checks)
+  l3fwd          DPDK 22.11's l3fwd example, built from the installed dpdk-doc
+                 sources by devtools/stock-l3fwd.sh (Rx offloads masked to what
+                 the port offers, nothing else changed), stock ring_mp_mc pool
+  l3fwd+mbufx    the same l3fwd binary on our mempool driver (-d plugin,
+                 --mbuf-pool-ops-name=mbufx)
+
+Generator: dpdk-testpmd (io forwarding, one lcore) replays a capture forever
+from net_pcap into virtio-user port 1; the forwarder receives it on vhost-user
+port 0 (vhost copies each frame like NIC DMA), routes 198.18.1.0/24 to port 1,
+and testpmd counts it on virtio-user port 2, then frees it. The generator never
+sends a forwarded frame back: every frame the forwarder sees is a fresh copy of
+the capture, so TTLs and checksums are as captured for every forwarder (a
+closed loop would have to restore them on its return path).
+
+Pools and descriptors, the same on both sides: 8192 mbufs of 2176 B with a
+256-object per-lcore cache (l3fwd's NB_MBUF floor for one lcore and two ports),
+1024 Rx and 1024 Tx descriptors, bursts of 32; mbufx-l3fwd also has its 2048
+jumbo-zone mbufs (9344 B: a 9000 B frame in one segment, where l3fwd gets a
+chain of five 2K mbufs) and 1024 header-zone mbufs (unused when forwarding
+unicast).
+
+Measurement: once a second testpmd prints the packet rate of port 2 (frames
+forwarded); at the same moment the CPU time of the generator and of the
+forwarder process is read from /proc/<pid>/stat, so every sample carries both
+processes' CPU share over that second. A sample is clean when both had at
+least 0.97 of a CPU (nothing else on the machine took their core). Per size
+and forwarder: the median of all samples, and the median over clean samples
+with their count; the ratios of both against stock l3fwd.
+
+    sidebench.py BUILD_DIR --out FILE.json [--reps N] [--seconds S] [--sizes ...]
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from apptest import Env, Fail, Skip, have_hugepages  # noqa: E402
+from fwdbench import retried, write_captures  # noqa: E402
+
+FORWARDERS = ('mbufx-l3fwd', 'l3fwd', 'l3fwd+mbufx')
+BASE = 'l3fwd'
+SIZES = ('64', 'imix', '1518', '9000')
+TARGETS = {'64': 1.10, '1518': 1.0, '9000': 1.15}
+CLEAN = 0.97
+RAMP = 2                # first samples of a run dropped (links, caches, ramp-up)
+NB_MBUF = 8192
+MBUFX_POOL = ['--mbufs', str(NB_MBUF), '--jumbo-mbufs', '2048', '--hdr-mbufs', '1024',
+              '--rx-queue-size', '1024', '--tx-queue-size', '1024']
+POOL_DESC = ('both: 8192 mbufs x 2176 B, per-lcore cache 256, 1024 Rx / 1024 Tx '
+             'descriptors, burst 32; mbufx-l3fwd also 2048 jumbo (9344 B) and 1024 '
+             'header mbufs; generator: testpmd, 16384 mbufs (9344 B for 9000 B frames)')
+TICK = os.sysconf('SC_CLK_TCK')
+
+
+def cpu_seconds(pid):
+    """utime + stime of a process (all its threads), in seconds."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+PPS_RE = re.compile(r'NIC statistics for port 2\s.*?Rx-pps:\s+(\d+)', re.S)
+TXDROP_RE = re.compile(r'Forward statistics for port 1\s.*?TX-dropped:\s+(\d+)\s.*?'
+                       r'TX-total:\s+(\d+)', re.S)
+
+
+def fwd_cmd(env, kind, stock, s0, s1, jumbo):
+    vdev = ['--vdev', 'net_vhost0,iface=%s,queues=1' % s0,
+            '--vdev', 'net_vhost1,iface=%s,queues=1' % s1]
+    mtu = ['--max-pkt-len', '9018'] if jumbo else []
+    if kind == 'mbufx-l3fwd':
+        return [env.l3fwd] + env.eal('1', 320, huge=True) + vdev + [
+            '--', '-p', '3', '-T', '1', '--link-wait', '30'] + MBUFX_POOL + mtu, None
+    cmd = [stock] + env.eal('1', 320, huge=True) + vdev
+    extra = None
+    if kind == 'l3fwd+mbufx':
+        cmd += ['-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx']
+        extra = env.testpmd_env()
+    return cmd + ['--', '-p', '3', '--config', '(0,0,1),(1,0,1)', '--parse-ptype'] + mtu, extra
+
+
+def run_one(env, caps, stock, case, kind, seconds):
+    """One run: returns {'samples': [(mpps, cpu_gen, cpu_fwd)], ...}."""
+    started = len(env.procs)
+    try:
+        return run_once(env, caps, stock, case, kind, seconds)
+    finally:
+        for p in env.procs[started:]:
+            if p.poll() is None:
+                env.stop(p, signal.SIGKILL, timeout=5)
+
+
+def run_once(env, caps, stock, case, kind, seconds):
+    testpmd = shutil.which('dpdk-testpmd')
+    jumbo = case == '9000'
+    tag = 'side_%s_%s_%d' % (case, kind.replace('+', '_'), env.nrun)
+    s0, s1 = env.path(tag + '0.sock'), env.path(tag + '1.sock')
+    cmd, fenv = fwd_cmd(env, kind, stock, s0, s1, jumbo)
+    fwd = env.start(cmd, env=fenv, log=tag + '_fwd.log')
+    for _ in range(600):
+        if (os.path.exists(s0) and os.path.exists(s1)) or fwd.poll() is not None:
+            break
+        time.sleep(0.05)
+    if not os.path.exists(s1):
+        raise Fail('%s did not create its vhost sockets:\n%s' % (kind, env.log(fwd)[-3000:]))
+    gen_args = ['--forward-mode=io', '--port-topology=chained', '--stats-period=1',
+                '--total-num-mbufs=16384', '--nb-cores=1', '--no-flush-rx']
+    if jumbo:
+        gen_args += ['--mbuf-size=9344', '--max-pkt-len=9018']
+    gen = env.start([testpmd] + env.eal('0,1', 420, huge=True, shared=True) + [
+        '--main-lcore', '1',
+        '--vdev', 'net_pcap0,rx_pcap=%s,infinite_rx=1' % caps[case],
+        '--vdev', 'net_virtio_user0,path=%s' % s0, '--vdev', 'net_virtio_user1,path=%s' % s1,
+        '-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx', '--'] + gen_args,
+        env=env.testpmd_env(), log=tag + '_gen.log', ignore_sigpipe=True)
+    samples, seen = [], 0
+    last = None
+    deadline = time.time() + seconds + RAMP + 40
+    while time.time() < deadline and len(samples) < seconds + RAMP:
+        if fwd.poll() is not None or gen.poll() is not None:
+            raise Fail('%s: a side exited early:\n%s\n%s' % (kind, env.log(fwd)[-3000:],
+                                                            env.log(gen)[-3000:]))
+        pps = [int(x) for x in PPS_RE.findall(env.log(gen))]
+        now = (time.time(), cpu_seconds(gen.pid), cpu_seconds(fwd.pid))
+        if len(pps) > seen:
+            seen = len(pps)
+            if last is not None and pps[-1] > 0 and None not in now and None not in last:
+                dt = now[0] - last[0]
+                samples.append((pps[-1] / 1e6, (now[1] - last[1]) / dt,
+                                (now[2] - last[2]) / dt))
+            last = now
+        time.sleep(0.05)
+    for p in (gen, fwd):
+        env.stop(p, signal.SIGINT)
+        time.sleep(0.3)
+    lg, lf = env.log(gen), env.log(fwd)
+    if fwd.returncode != 0:
+        raise Fail('%s exited %d:\n%s' % (kind, fwd.returncode, lf[-3000:]))
+    if kind == 'mbufx-l3fwd' and 'LEAK' in lf:
+        raise Fail('mbufx-l3fwd leaked:\n%s' % lf[-3000:])
+    if len(samples) <= RAMP:
+        raise Fail('%s: no traffic measured:\n%s\n%s' % (kind, lf[-2000:], lg[-2000:]))
+    m = TXDROP_RE.search(lg)
+    return {'samples': samples[RAMP:],
+            'gen_tx_drop': (int(m.group(1)) / max(1, int(m.group(2)))) if m else None}
+
+
+def med(v):
+    return statistics.median(v) if v else 0.0
+
+
+def summarise(case, runs):
+    """Rows of one size from runs[kind] = [run dicts]."""
+    stats = {}
+    for kind in FORWARDERS:
+        allv = [s for r in runs[kind] for s in r['samples']]
+        clean = [s[0] for s in allv if s[1] >= CLEAN and s[2] >= CLEAN]
+        stats[kind] = {
+            'median': med([s[0] for s in allv]), 'n': len(allv),
+            'clean': med(clean), 'n_clean': len(clean),
+            'cpu_fwd': med([s[2] for s in allv]), 'cpu_gen': med([s[1] for s in allv]),
+            'gen_tx_drop': med([r['gen_tx_drop'] for r in runs[kind]
+                                if r['gen_tx_drop'] is not None]),
+            'runs': [round(med([s[0] for s in r['samples']]), 3) for r in runs[kind]],
+        }
+    label = 'IMIX' if case == 'imix' else '%s B' % case
+    rows = []
+    for metric, key in (('Mpps, median of all samples', 'median'),
+                        ('Mpps, median of clean samples', 'clean')):
+        vals = {('mbufx' if k == 'mbufx-l3fwd' else k): round(stats[k][key], 3)
+                for k in FORWARDERS}
+        b = stats[BASE][key]
+        ratio = stats['mbufx-l3fwd'][key] / b if b else 0.0
+        r = {'case': 'vhost-user %s vs DPDK l3fwd' % label, 'metric': metric,
+             'better': 'higher', 'values': vals, 'baseline': BASE, 'ratio': round(ratio, 3),
+             'runs': {('mbufx' if k == 'mbufx-l3fwd' else k): stats[k]['runs']
+                      for k in FORWARDERS}}
+        if key == 'clean':
+            r['note'] = 'clean samples (generator and forwarder >= %.2f CPU): %s' % (
+                CLEAN, ', '.join('%s %d of %d' % (k, stats[k]['n_clean'], stats[k]['n'])
+                                 for k in FORWARDERS))
+        else:
+            r['note'] = 'median CPU share forwarder/generator: %s; generator Tx ' \
+                        'dropped (forwarder saturated): %s' % (
+                            ', '.join('%s %.2f/%.2f' % (k, stats[k]['cpu_fwd'],
+                                                        stats[k]['cpu_gen'])
+                                      for k in FORWARDERS),
+                            ', '.join('%s %.0f%%' % (k, 100 * stats[k]['gen_tx_drop'])
+                                      for k in FORWARDERS))
+            if case in TARGETS:
+                r['target'] = TARGETS[case]
+                r['met'] = ratio >= TARGETS[case]
+        rows.append(r)
+    return rows, stats
+
+
+def bench(build, out, reps, seconds, sizes):
+    if shutil.which('dpdk-testpmd') is None:
+        raise Skip('dpdk-testpmd not found (Debian package dpdk)')
+    if not have_hugepages(900):
+        raise Skip('vhost-user/virtio-user need about 900 MiB of free 2 MiB hugepages')
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p = subprocess.run([os.path.join(root, 'devtools', 'stock-l3fwd.sh'), build],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode == 77:
+        raise Skip(p.stderr.decode().strip())
+    if p.returncode != 0:
+        raise Fail('cannot build DPDK\'s l3fwd: %s' % p.stderr.decode()[-2000:])
+    stock = p.stdout.decode().strip().splitlines()[-1]
+    env = Env(build, 'side')
+    rows = []
+    try:
+        caps = write_captures(env)
+        for case in sizes:
+            runs = {k: [] for k in FORWARDERS}
+            for rep in range(reps):
+                order = FORWARDERS[rep % 3:] + FORWARDERS[:rep % 3]
+                for kind in order:
+                    r = retried(run_one, env, caps, stock, case, kind, seconds)
+                    runs[kind].append(r)
+                    print('  %-5s %-12s %s Mpps' % (case, kind, ' '.join(
+                        '%.2f(%.2f/%.2f)' % s for s in r['samples'])), flush=True)
+            rws, stats = summarise(case, runs)
+            rows += rws
+            print('%s: %s' % (case, '; '.join(
+                '%s %.3f Mpps (clean %.3f, %d/%d)' % (k, stats[k]['median'], stats[k]['clean'],
+                                                     stats[k]['n_clean'], stats[k]['n'])
+                for k in FORWARDERS)), flush=True)
+    finally:
+        env.cleanup()
+    doc = {'bench': 'l3fwd',
+           'title': 'mbufx-l3fwd against DPDK\'s l3fwd example on vhost-user (Mpps, higher '
+                    'is better)',
+           'env': {'pools': POOL_DESC, 'rounds': str(reps),
+                   'seconds per run': '%d samples of 1 s after %d s of ramp-up' % (seconds, RAMP),
+                   'order': 'interleaved, the order of the three forwarders rotates every '
+                            'round',
+                   'generator': 'dpdk-testpmd io, net_pcap infinite replay into virtio-user; '
+                                'frames are fresh copies of the capture (no recirculation, '
+                                'so no TTL restore needed)',
+                   'stock l3fwd': 'DPDK 22.11 examples/l3fwd from dpdk-doc, LPM, '
+                                  '--parse-ptype, Rx offloads masked to the port\'s; checks '
+                                  'IPv4 version/IHL via ptype, decrements TTL without a '
+                                  'check, never verifies the header checksum',
+                   'mbufx-l3fwd': 'LPM, RFC 1812 checks (version, IHL, lengths, header '
+                                  'checksum in software, TTL, martians), drops counted',
+                   'clean sample': 'generator and forwarder both >= %.2f CPU in that second '
+                                   '(/proc/<pid>/stat)' % CLEAN,
+                   'sizes': 'on the wire with CRC; IMIX 7:4:1 of 64/594/1518 B'},
+           'rows': rows}
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, 'w') as f:
+        json.dump(doc, f, indent=1)
+    print('wrote %s' % out)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('build')
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--reps', type=int, default=3)
+    ap.add_argument('--seconds', type=int, default=5)
+    ap.add_argument('--sizes', nargs='+', default=list(SIZES), choices=SIZES)
+    a = ap.parse_args()
+    try:
+        return bench(os.path.abspath(a.build), a.out, a.reps, a.seconds, a.sizes)
+    except Skip as e:
+        print('side-by-side l3fwd benchmark skipped: %s' % e)
+        return 0
+    except Fail as e:
+        print('side-by-side l3fwd benchmark FAILED: %s' % e)
+        return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
