@@ -215,11 +215,8 @@ def summarise(case, runs):
     return rows, stats
 
 
-def bench(build, out, reps, seconds, sizes):
-    if shutil.which('dpdk-testpmd') is None:
-        raise Skip('dpdk-testpmd not found (Debian package dpdk)')
-    if not have_hugepages(900):
-        raise Skip('vhost-user/virtio-user need about 900 MiB of free 2 MiB hugepages')
+def build_stock(build):
+    """DPDK's l3fwd, built by devtools/stock-l3fwd.sh; its path."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     p = subprocess.run([os.path.join(root, 'devtools', 'stock-l3fwd.sh'), build],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -227,7 +224,15 @@ def bench(build, out, reps, seconds, sizes):
         raise Skip(p.stderr.decode().strip())
     if p.returncode != 0:
         raise Fail('cannot build DPDK\'s l3fwd: %s' % p.stderr.decode()[-2000:])
-    stock = p.stdout.decode().strip().splitlines()[-1]
+    return p.stdout.decode().strip().splitlines()[-1]
+
+
+def bench(build, out, reps, seconds, sizes):
+    if shutil.which('dpdk-testpmd') is None:
+        raise Skip('dpdk-testpmd not found (Debian package dpdk)')
+    if not have_hugepages(900):
+        raise Skip('vhost-user/virtio-user need about 900 MiB of free 2 MiB hugepages')
+    stock = build_stock(build)
     env = Env(build, 'side')
     rows = []
     try:
