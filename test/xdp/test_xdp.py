@@ -342,11 +342,12 @@ class Testpmd(Router):
             time.sleep(0.05)
 
     def fwd_stats(self, ans):
-        """{port: (rx, tx)} from a 'stop' answer."""
+        """{port: (rx, tx, rx dropped)} from a 'stop' answer."""
         out = {}
-        for p, rx, tx in re.findall(r'Forward statistics for port (\d+)\s+-+\s+'
-                                    r'RX-packets: (\d+).*?TX-packets: (\d+)', ans, re.S):
-            out[int(p)] = (int(rx), int(tx))
+        for p, rx, rd, tx in re.findall(r'Forward statistics for port (\d+)\s+-+\s+'
+                                        r'RX-packets: (\d+)\s+RX-dropped: (\d+).*?'
+                                        r'TX-packets: (\d+)', ans, re.S):
+            out[int(p)] = (int(rx), int(tx), int(rd))
         return out
 
     def pools_in_use(self):

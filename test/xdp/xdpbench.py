@@ -71,10 +71,12 @@ class Generator:
         if testpmd is None:
             raise Skip('dpdk-testpmd not found')
         args = ['--forward-mode=txonly', '--txpkts=%d' % size, '--nb-cores=1',
-                '--total-num-mbufs=8192', '--eth-peer=0,%s' % topo.mac['R0'],
+                '--total-num-mbufs=%d' % (4096 if size > 2048 else 8192),
+                '--eth-peer=0,%s' % topo.mac['R0'],
                 '--stats-period=1', '--tx-ip=198.18.0.2,198.18.1.77', '--txq=1', '--rxq=1']
         if size > 2048:
-            args += ['--mbuf-size=9344', '--max-pkt-len=9018']
+            # one segment per frame, and af_packet's Rx frames (16 KiB) fit
+            args += ['--mbuf-size=16512']
         framesz = 16384 if size > 2048 else 2048
         self.proc = env.start(topo.exec_args('A') + [testpmd] + env.eal('0,1', 384) +
                               ['--main-lcore', '1', '--vdev',
@@ -93,7 +95,7 @@ class Generator:
 
 def window(tp, seconds):
     """start; seconds; stop: (rx port 0, tx port 1, cycles/pkt, kernel
-    jiffies, elapsed)."""
+    jiffies, elapsed, rx dropped on port 0)."""
     k0, _ = cpu_times()
     t0 = time.time()
     tp.cmd_wait('start')
@@ -103,8 +105,8 @@ def window(tp, seconds):
     k1, _ = cpu_times()
     st = tp.fwd_stats(ans)
     m = re.search(r'CPU cycles/packet=([\d.]+)', ans)
-    return (st.get(0, (0, 0))[0], st.get(1, (0, 0))[1], float(m.group(1)) if m else None,
-            k1 - k0, t1 - t0)
+    return (st.get(0, (0, 0, 0))[0], st.get(1, (0, 0, 0))[1],
+            float(m.group(1)) if m else None, k1 - k0, t1 - t0, st.get(0, (0, 0, 0))[2])
 
 
 def header_lines(tp):
@@ -131,10 +133,10 @@ def one_run(env, topo, kind, pool, size, seconds, tsc):
         tp.cmd_wait('set fwd io')
         window(tp, 0.5)                             # warm-up
         tp.cmd_wait('clear port xstats all')
-        rx, tx, cpp, kj, el = window(tp, seconds)
+        rx, tx, cpp, kj, el, drop = window(tp, seconds)
         hl = header_lines(tp)
         tp.cmd_wait('set fwd rxonly')
-        rrx, _, rcpp, _, rel = window(tp, seconds)
+        rrx, _, rcpp, _, rel, rdrop = window(tp, seconds)
         tp.quit()
     except Fail:
         tp.env.stop(tp.proc, 9)
@@ -142,6 +144,8 @@ def one_run(env, topo, kind, pool, size, seconds, tsc):
     return {'mpps': tx / el / 1e6, 'rx_mpps': rx / el / 1e6, 'cpp': cpp,
             'kernel_cpp': (kj / HZ * tsc / rx) if rx and tsc else None,
             'rxonly_mpps': rrx / rel / 1e6, 'rxonly_cpp': rcpp,
+            'offered_mpps': (rx + drop) / el / 1e6,
+            'rx_loss': drop / (rx + drop) if rx + drop else None,
             'hdr': hl}
 
 
@@ -178,9 +182,11 @@ def bench(build, out, reps, seconds):
                                     tsc = measure_tsc()
                                 v = one_run(env, topo, kind, pool, size - 4, seconds, tsc)
                                 res.setdefault((size, kind, pool), []).append(v)
-                                print('  %4d B rep %d %-9s %-5s io %.3f Mpps %s cyc/pkt; '
-                                      'rxonly %s cyc/pkt; kernel %s cyc/pkt; hdr %s' %
-                                      (size, r + 1, kind, pool, v['mpps'], fmt(v['cpp']),
+                                print('  %4d B rep %d %-9s %-5s io %.3f Mpps (offered %.3f, '
+                                      'lost %.0f%%) %s cyc/pkt; rxonly %s cyc/pkt; kernel '
+                                      '%s cyc/pkt; hdr %s' %
+                                      (size, r + 1, kind, pool, v['mpps'], v['offered_mpps'],
+                                       100 * (v['rx_loss'] or 0), fmt(v['cpp']),
                                        fmt(v['rxonly_cpp']), fmt(v['kernel_cpp']),
                                        v['hdr']), flush=True)
                 finally:
@@ -265,13 +271,15 @@ def report(res, jumbo, reps, seconds, notes):
                  'io: forwarding-core cycles per packet (rx_burst + tx_burst)'),
                 ('rxonly_cpp', 'lower', None, 'rxonly: cycles per packet (rx_burst + free)'),
                 ('mpps', 'higher', 1.0 if size == 64 else None, 'io: forwarded Mpps'),
+                ('rx_loss', 'lower', None, 'io: share of offered frames lost at Rx (imissed)'),
                 ('kernel_cpp', 'lower', None,
                  'kernel cycles per packet (sys + softirq, both CPUs)')):
             v = vals(size, metric)
             if not v:
                 continue
             rows.append({'case': 'AF_XDP veth, %d B: %s' % (size, what),
-                         'metric': 'cycles/pkt' if 'cpp' in metric else 'Mpps',
+                         'metric': ('cycles/pkt' if 'cpp' in metric else
+                                    'fraction' if metric == 'rx_loss' else 'Mpps'),
                          'better': better, 'values': v, 'baseline': base, 'target': target,
                          'note': 'both PMDs on the mbufx pool (ratio), and on ring pools'
                          if metric == 'cpp' else ''})
@@ -300,6 +308,9 @@ def report(res, jumbo, reps, seconds, notes):
                               (seconds, seconds),
                     'pool': '--total-num-mbufs=8192, 2176-byte mbufs (9344 at 9000 B); '
                             'mbufx = -d librte_mempool_mbufx.so --mbuf-pool-ops-name=mbufx',
+                    'cycles': 'testpmd --record-core-cycles: TSC cycles of the forwarding '
+                              'iterations that received packets, per packet (a preempted '
+                              'iteration counts its wall time: shared machine)',
                     'kernel side': 'copy mode on veth: the copy into the UMEM runs in the '
                                    'sender\'s softirq (generator CPU), Tx copies inside the '
                                    'router\'s sendto() kick; both are in "kernel cycles"',
