@@ -954,7 +954,7 @@ test_rx_stats_sum(void)
 		TEST_ASSERT(strstr(text, "pool=rx_sum_a port=0") != NULL &&
 			    strstr(text, "refilled=10 ") != NULL &&
 			    strstr(text, "attached=1 ") != NULL &&
-			    strstr(text, "returned=9 posted=0") != NULL,
+			    strstr(text, "returned=9 recycled=0 posted=0") != NULL,
 			    "dump: %s", text);
 		free(text);
 	}

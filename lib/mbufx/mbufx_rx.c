@@ -343,7 +343,9 @@ counters_read(const struct mbufx_rx *rx, struct mbufx_rx_stats *st)
 					    __ATOMIC_RELAXED);
 	st->attached = __atomic_load_n(&rx->cnt.attached, __ATOMIC_RELAXED);
 	st->returned = __atomic_load_n(&rx->cnt.returned, __ATOMIC_RELAXED);
-	st->posted = st->refilled - st->attached - st->returned;
+	st->recycled = __atomic_load_n(&rx->cnt.recycled, __ATOMIC_RELAXED);
+	st->posted = st->refilled + st->recycled - st->attached -
+		st->returned;
 }
 
 void
@@ -410,6 +412,7 @@ mbufx_rx_stats_sum(const struct rte_mempool *mp, struct mbufx_rx_stats *st)
 		st->refill_missed += one.refill_missed;
 		st->attached += one.attached;
 		st->returned += one.returned;
+		st->recycled += one.recycled;
 		st->posted += one.posted;
 		n++;
 	}
@@ -443,9 +446,9 @@ mbufx_rx_dump(FILE *f, const struct mbufx_rx *rx)
 			rx->chunks[i].end, rx->chunks[i].delta);
 	fprintf(f, "  refilled=%" PRIu64 " refill_fails=%" PRIu64
 		" refill_missed=%" PRIu64 " attached=%" PRIu64
-		" returned=%" PRIu64 " posted=%" PRIu64 "\n", st.refilled,
-		st.refill_fails, st.refill_missed, st.attached, st.returned,
-		st.posted);
+		" returned=%" PRIu64 " recycled=%" PRIu64 " posted=%" PRIu64
+		"\n", st.refilled, st.refill_fails, st.refill_missed,
+		st.attached, st.returned, st.recycled, st.posted);
 }
 
 unsigned int

@@ -109,7 +109,14 @@ struct mbufx_rx_stats {
 	uint64_t attached;	/**< buffers turned into mbufs by attach */
 	uint64_t returned;	/**< buffers given back unused */
 	/**
-	 * Buffers currently posted: refilled - attached - returned. Summed
+	 * Buffers posted again without a pool round trip
+	 * (mbufx_rx_recycled(): a transmit completion of a buffer of the
+	 * pool going straight back to the receive ring).
+	 */
+	uint64_t recycled;
+	/**
+	 * Buffers currently posted: refilled + recycled - attached -
+	 * returned. Summed
 	 * over live contexts only (see mbufx_rx_stats_sum()).
 	 */
 	uint64_t posted;
@@ -175,6 +182,7 @@ struct mbufx_rx_counters {
 	uint64_t refill_missed;	/**< buffers asked for but not available */
 	uint64_t attached;	/**< buffers turned into mbufs by attach */
 	uint64_t returned;	/**< buffers given back unused */
+	uint64_t recycled;	/**< buffers posted again without the pool */
 };
 
 /**
@@ -658,6 +666,223 @@ mbufx_rx_return(struct mbufx_rx *rx, const struct mbufx_rx_buf *bufs,
 		rte_mempool_put_bulk(rx->mp, objs, k);
 	}
 	MBUFX_RX_CNT_ADD(rx, returned, n);
+}
+
+/**
+ * Offset from a handle (the mbuf) to its buffer's first byte (buf_addr):
+ * sizeof(struct rte_mbuf) plus the pool's private area. A device that
+ * addresses buffers by offset into one memory region (an AF_XDP UMEM) posts
+ * handle + mbufx_rx_buf_offset() - region base.
+ *
+ * @param rx
+ *   The context.
+ * @return
+ *   The offset in bytes.
+ */
+static inline uint32_t
+mbufx_rx_buf_offset(const struct mbufx_rx *rx)
+{
+	return rx->data_offset - rx->headroom;
+}
+
+/**
+ * Refill for a device that addresses buffers as offsets into one memory
+ * region (an AF_XDP UMEM): up to n bare buffers, written as the offset of
+ * each buffer's first byte (buf_addr, not the data address: the device
+ * chooses its own headroom) from base. No header is read or written.
+ *
+ * @param rx
+ *   The context.
+ * @param base
+ *   Start of the region; at most the pool's lowest buffer address.
+ * @param offs
+ *   Array of at least n entries, filled from index 0.
+ * @param n
+ *   Number of buffers wanted.
+ * @return
+ *   How many buffers were taken (< n only when the pool ran dry: counted in
+ *   refill_fails and refill_missed).
+ */
+static inline unsigned int
+mbufx_rx_refill_offsets(struct mbufx_rx *rx, uintptr_t base, uint64_t *offs,
+		unsigned int n)
+{
+	const uintptr_t add = mbufx_rx_buf_offset(rx) - base;
+	void *objs[MBUFX_RX_BULK_MAX];
+	unsigned int done = 0, k, got, i;
+
+	while (done < n) {
+		k = RTE_MIN(n - done, (unsigned int)MBUFX_RX_BULK_MAX);
+		got = k;
+		if (unlikely(rte_mempool_get_bulk(rx->mp, objs, k) != 0))
+			got = mbufx_rx_get_partial(rx->mp, objs, k);
+		for (i = 0; i < got; i++)
+			offs[done + i] = (uintptr_t)objs[i] + add;
+		done += got;
+		if (unlikely(got < k)) {
+			MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
+			MBUFX_RX_CNT_ADD(rx, refill_missed, n - done);
+			break;
+		}
+	}
+	MBUFX_RX_CNT_ADD(rx, refilled, done);
+	return done;
+}
+
+/**
+ * Handle of a buffer from an offset written by mbufx_rx_refill_offsets()
+ * (pure arithmetic: the caller validates offsets that come from a device).
+ *
+ * @param rx
+ *   The context.
+ * @param base
+ *   The region start given to mbufx_rx_refill_offsets().
+ * @param off
+ *   The buffer's offset.
+ * @return
+ *   The handle.
+ */
+static inline void *
+mbufx_rx_handle_from_offset(const struct mbufx_rx *rx, uintptr_t base,
+		uint64_t off)
+{
+	return (void *)(base + (uintptr_t)off - mbufx_rx_buf_offset(rx));
+}
+
+/**
+ * Count n buffers of the context's pool that the caller posted to its
+ * receive ring without taking them from the pool: transmit completions
+ * recycled straight into the ring (TX-to-RX recycling). They are then
+ * attached or returned like refilled buffers. The caller must have
+ * restored the free-pool invariant of each (next == NULL, nb_segs == 1,
+ * direct, refcnt 1): what rte_pktmbuf_free() would leave.
+ *
+ * @param rx
+ *   The context.
+ * @param n
+ *   Number of buffers.
+ */
+static inline void
+mbufx_rx_recycled(struct mbufx_rx *rx, unsigned int n)
+{
+	MBUFX_RX_CNT_ADD(rx, recycled, n);
+}
+
+/** @internal Rearm word with another data_off and nb_segs. */
+static __rte_always_inline uint64_t
+mbufx_rx_rearm_with(const struct mbufx_rx *rx, uint16_t data_off,
+		uint16_t nb_segs)
+{
+	struct rte_mbuf mb;
+	uint64_t w;
+
+	/* composed in a scratch mbuf: the compiler folds it to shifts */
+	memcpy(RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
+	       &rx->rearm, sizeof(w));
+	mb.data_off = data_off;
+	mb.nb_segs = nb_segs;
+	memcpy(&w, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
+	       sizeof(w));
+	return w;
+}
+
+/** @internal Write one segment's first cache line. */
+static __rte_always_inline void
+mbufx_rx_fill_seg(struct rte_mbuf *m, uint64_t rearm, uint64_t ol_flags,
+		uint32_t ptype, uint32_t pkt_len, uint16_t data_len)
+{
+	memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)), &rearm,
+	       sizeof(rearm));
+	m->ol_flags = ol_flags;
+	m->packet_type = ptype;
+	m->pkt_len = pkt_len;
+	m->data_len = data_len;
+	m->vlan_tci = 0;
+	m->hash.fdir.lo = 0;
+	m->hash.fdir.hi = 0;
+	m->vlan_tci_outer = 0;
+}
+
+/**
+ * mbufx_rx_attach() for a device that chooses where the frame starts in the
+ * buffer (AF_XDP writes it 256 bytes in): data_off is given. Writes the
+ * first cache line only, like mbufx_rx_attach(). Counted in attached.
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @param data_off
+ *   Offset of the frame from buf_addr; data_off + len at most the data
+ *   room.
+ * @param len
+ *   Frame length.
+ * @param ol_flags
+ *   RTE_MBUF_F_RX_* flags.
+ * @param ptype
+ *   Packet type.
+ * @return
+ *   The mbuf (never NULL).
+ */
+static inline struct rte_mbuf *
+mbufx_rx_attach_at(struct mbufx_rx *rx, void *handle, uint16_t data_off,
+		uint16_t len, uint64_t ol_flags, uint32_t ptype)
+{
+	struct rte_mbuf *m = (struct rte_mbuf *)handle;
+
+	mbufx_rx_fill_seg(m, mbufx_rx_rearm_with(rx, data_off, 1), ol_flags,
+			  ptype, len, len);
+	MBUFX_RX_CNT_ADD(rx, attached, 1);
+	return m;
+}
+
+/**
+ * Turn n filled buffers holding one frame (a device's multi-buffer
+ * receive) into one mbuf chain, in one pass: each segment's first cache
+ * line is written once (head: nb_segs = n, pkt_len = the sum, ol_flags and
+ * ptype; others: nb_segs 1, ol_flags 0), and next is written on every
+ * segment but the last (second cache line; the last keeps the pool's
+ * next == NULL). Counted in attached (n).
+ *
+ * @param rx
+ *   The context the buffers came from.
+ * @param handles
+ *   The n handles, in frame order.
+ * @param data_off
+ *   Offset of each segment's data from its buf_addr.
+ * @param len
+ *   Bytes of each segment (data_off[i] + len[i] at most the data room).
+ * @param n
+ *   Number of segments, 1 to UINT16_MAX.
+ * @param ol_flags
+ *   RTE_MBUF_F_RX_* flags of the frame.
+ * @param ptype
+ *   Packet type of the frame.
+ * @return
+ *   The head mbuf (never NULL).
+ */
+static inline struct rte_mbuf *
+mbufx_rx_attach_chain(struct mbufx_rx *rx, void * const *handles,
+		const uint16_t *data_off, const uint16_t *len, unsigned int n,
+		uint64_t ol_flags, uint32_t ptype)
+{
+	struct rte_mbuf *head = (struct rte_mbuf *)handles[0], *m;
+	uint32_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		total += len[i];
+	mbufx_rx_fill_seg(head, mbufx_rx_rearm_with(rx, data_off[0],
+						     (uint16_t)n),
+			  ol_flags, ptype, total, len[0]);
+	for (i = 1; i < n; i++) {
+		m = (struct rte_mbuf *)handles[i];
+		mbufx_rx_fill_seg(m, mbufx_rx_rearm_with(rx, data_off[i], 1),
+				  0, 0, len[i], len[i]);
+		((struct rte_mbuf *)handles[i - 1])->next = m;
+	}
+	MBUFX_RX_CNT_ADD(rx, attached, n);
+	return head;
 }
 
 #ifdef __cplusplus
