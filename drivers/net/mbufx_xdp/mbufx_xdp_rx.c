@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * net_mbufx_xdp receive core: UMEM geometry of a pool, refill, descriptor
+ * to mbuf conversion, teardown. No socket here (see mbufx_xdp_rx.h).
+ *
+ * Layout of one buffer as the kernel sees it (fill address = buf_addr):
+ *
+ *   | rte_mbuf | priv | buf_addr ... 256 ... frame ......... | buf_len
+ *   ^ handle          ^ fill address (UMEM offset)
+ *                     <--------- chunk_size (<= 4096) ------>
+ *
+ * The kernel writes at most chunk_size - 256 bytes per descriptor, 256
+ * bytes in, and never outside [buf_addr, buf_addr + chunk_size): the header
+ * and the private area are never in reach. Longer frames arrive as several
+ * descriptors (XDP_PKT_CONTD on all but the last). The jumbo choice: when
+ * the whole frame fits the first buffer's data room (the 9344-byte jumbo
+ * zone: 9088 bytes after the kernel's headroom) the continuation fragments
+ * are copied behind the first one and their buffers go straight back to the
+ * fill ring, so a 9000-byte frame is one segment as mbufx's jumbo zone
+ * promises. Otherwise (the 2176-byte packet zone) the fragments become an
+ * mbuf chain, when the application enabled scatter.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+
+#include "mbufx_xdp_rx.h"
+
+RTE_LOG_REGISTER(mbufx_xdp_rx_logtype, pmd.net.mbufx_xdp.rx, NOTICE);
+#define RXQ_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mbufx_xdp_rx_logtype, \
+		"mbufx_xdp: " fmt "\n", ##__VA_ARGS__)
+
+#define UMEM_ALIGN 4096
+
+struct span_walk {
+	uintptr_t lo;
+	uintptr_t hi;
+	unsigned int n;
+	unsigned int gaps;	/* chunks not touching the previous span */
+	uintptr_t prev_end;
+};
+
+static void
+span_collect(struct rte_mempool *mp __rte_unused, void *opaque,
+	     struct rte_mempool_memhdr *hdr, unsigned int idx __rte_unused)
+{
+	struct span_walk *w = opaque;
+	uintptr_t s = (uintptr_t)hdr->addr, e = s + hdr->len;
+
+	if (w->n == 0 || s < w->lo)
+		w->lo = s;
+	if (w->n == 0 || e > w->hi)
+		w->hi = e;
+	w->n++;
+}
+
+struct chunk_span {
+	uintptr_t s, e;
+};
+
+struct span_list {
+	struct chunk_span *c;
+	unsigned int n;
+};
+
+static void
+span_list_add(struct rte_mempool *mp __rte_unused, void *opaque,
+	      struct rte_mempool_memhdr *hdr, unsigned int idx __rte_unused)
+{
+	struct span_list *l = opaque;
+
+	l->c[l->n].s = (uintptr_t)hdr->addr;
+	l->c[l->n].e = (uintptr_t)hdr->addr + hdr->len;
+	l->n++;
+}
+
+static int
+span_cmp(const void *a, const void *b)
+{
+	const struct chunk_span *x = a, *y = b;
+
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/*
+ * Several memory chunks are fine when together they cover one VA range
+ * (page-by-page populate); separate ranges cannot be one UMEM.
+ */
+static int
+pool_span(struct rte_mempool *mp, uintptr_t *base, uint64_t *len)
+{
+	struct span_walk w = { 0 };
+	struct span_list l;
+	unsigned int i;
+
+	rte_mempool_mem_iter(mp, span_collect, &w);
+	if (w.n == 0) {
+		RXQ_LOG(ERR, "pool %s has no memory", mp->name);
+		return -EINVAL;
+	}
+	if (w.n > 1) {
+		l.c = malloc(sizeof(*l.c) * w.n);
+		if (l.c == NULL)
+			return -ENOMEM;
+		l.n = 0;
+		rte_mempool_mem_iter(mp, span_list_add, &l);
+		qsort(l.c, l.n, sizeof(*l.c), span_cmp);
+		for (i = 1; i < l.n; i++)
+			if (RTE_ALIGN_FLOOR(l.c[i].s, UMEM_ALIGN) >
+			    RTE_ALIGN_CEIL(l.c[i - 1].e, UMEM_ALIGN))
+				w.gaps++;
+		free(l.c);
+		if (w.gaps != 0) {
+			RXQ_LOG(ERR, "pool %s: %u memory chunks in %u separate "
+				"address ranges; an AF_XDP UMEM is one range "
+				"(create the pool in one chunk)", mp->name, w.n,
+				w.gaps + 1);
+			return -ENOTSUP;
+		}
+	}
+	*base = RTE_ALIGN_FLOOR(w.lo, UMEM_ALIGN);
+	*len = RTE_ALIGN_CEIL(w.hi, UMEM_ALIGN) - *base;
+	return 0;
+}
+
+struct align_walk {
+	unsigned int bad;
+};
+
+static void
+obj_align_check(struct rte_mempool *mp __rte_unused, void *opaque, void *obj,
+		unsigned int idx __rte_unused)
+{
+	struct align_walk *a = opaque;
+
+	if (((uintptr_t)obj & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0)
+		a->bad++;
+}
+
+int
+mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
+		   uint16_t port, uint16_t queue, uint32_t nb_desc, int socket)
+{
+	struct align_walk aw = { 0 };
+	struct mbufx_rx_info info;
+	char name[RTE_RING_NAMESIZE];
+	uint64_t words;
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	if (mp == NULL || nb_desc == 0 || !rte_is_power_of_2(nb_desc))
+		return -EINVAL;
+	/* AF_XDP addresses by virtual address: no IOVA needed */
+	q->rx = mbufx_rx_create_ext(mp, port, MBUFX_RX_F_NO_IOVA);
+	if (q->rx == NULL) {
+		RXQ_LOG(ERR, "port %u queue %u: pool %s cannot serve late "
+			"attach: %s", port, queue, mp->name,
+			rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	mbufx_rx_info_get(q->rx, &info);
+	q->mp = mp;
+	q->port = port;
+	q->queue = queue;
+	q->buf_offset = info.data_offset - info.headroom;
+	q->buf_len = info.headroom + info.room;
+	if (q->buf_len < MBUFX_XDP_CHUNK_MIN) {
+		RXQ_LOG(ERR, "port %u queue %u: pool %s data room %u is below "
+			"the kernel's smallest UMEM chunk (%u)", port, queue,
+			mp->name, q->buf_len, MBUFX_XDP_CHUNK_MIN);
+		ret = -EINVAL;
+		goto fail;
+	}
+	q->chunk_size = RTE_MIN(q->buf_len, (uint32_t)MBUFX_XDP_CHUNK_MAX);
+	rte_mempool_obj_iter(mp, obj_align_check, &aw);
+	if (aw.bad != 0) {
+		RXQ_LOG(ERR, "port %u queue %u: pool %s has %u objects not "
+			"aligned to 64 bytes", port, queue, mp->name, aw.bad);
+		ret = -ENOTSUP;
+		goto fail;
+	}
+	ret = pool_span(mp, &q->base, &q->umem_len);
+	if (ret != 0)
+		goto fail;
+
+	q->nb_bits = q->umem_len >> MBUFX_XDP_GRANULE_SHIFT;
+	words = (q->nb_bits + 63) / 64;
+	q->posted = rte_zmalloc_socket("mbufx_xdp_bits", words * 8,
+				       RTE_CACHE_LINE_SIZE, socket);
+	/* a frame's buffers can all be reclaimed: ring + fill + one frame */
+	q->spare_max = 2 * nb_desc + MBUFX_XDP_MAX_FRAGS;
+	q->spare = rte_malloc_socket("mbufx_xdp_spare",
+				     sizeof(void *) * q->spare_max,
+				     RTE_CACHE_LINE_SIZE, socket);
+	snprintf(name, sizeof(name), "mbxrc_%u_%u", port, queue);
+	q->recycle = rte_ring_create(name, 2 * nb_desc, socket,
+				     RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (q->posted == NULL || q->spare == NULL || q->recycle == NULL) {
+		RXQ_LOG(ERR, "port %u queue %u: no memory for queue state",
+			port, queue);
+		ret = -ENOMEM;
+		goto fail;
+	}
+	return 0;
+fail:
+	mbufx_xdp_rxq_fini(q);
+	return ret;
+}
+
+static void
+put_handles(struct mbufx_xdp_rxq *q, void **h, unsigned int n)
+{
+	if (n != 0)
+		mbufx_rx_return_handles(q->rx, h, n);
+}
+
+void
+mbufx_xdp_rxq_release(struct mbufx_xdp_rxq *q)
+{
+	void *h[MBUFX_RX_BULK_MAX];
+	unsigned int n = 0, k;
+	uint64_t w, word, bit;
+
+	if (q->rx == NULL)
+		return;
+	for (w = 0; q->posted != NULL && w * 64 < q->nb_bits; w++) {
+		word = q->posted[w];
+		q->posted[w] = 0;
+		while (word != 0) {
+			bit = w * 64 + (uint64_t)__builtin_ctzll(word);
+			word &= word - 1;
+			h[n++] = (void *)(q->base +
+					  (bit << MBUFX_XDP_GRANULE_SHIFT));
+			if (n == RTE_DIM(h)) {
+				put_handles(q, h, n);
+				n = 0;
+			}
+		}
+	}
+	put_handles(q, h, n);
+	q->nb_posted = 0;
+	put_handles(q, q->spare, q->nb_spare);
+	q->nb_spare = 0;
+	/* recycled TX buffers were never posted: straight to the pool */
+	while (q->recycle != NULL &&
+	       (k = rte_ring_sc_dequeue_burst(q->recycle, h, RTE_DIM(h),
+					      NULL)) != 0)
+		rte_mempool_put_bulk(q->mp, h, k);
+	q->contd_skip = 0;
+}
+
+void
+mbufx_xdp_rxq_fini(struct mbufx_xdp_rxq *q)
+{
+	mbufx_xdp_rxq_release(q);
+	rte_ring_free(q->recycle);
+	rte_free(q->spare);
+	rte_free(q->posted);
+	mbufx_rx_free(q->rx);
+	memset(q, 0, sizeof(*q));
+}
+
+uint32_t
+mbufx_xdp_rxq_max_frame(const struct mbufx_xdp_rxq *q, int sg)
+{
+	uint32_t frag = q->chunk_size - MBUFX_XDP_HEADROOM;
+	uint32_t one = RTE_MIN(q->buf_len - MBUFX_XDP_HEADROOM,
+			       (uint32_t)UINT16_MAX);
+
+	if (!sg)
+		return frag;
+	if (q->scatter)
+		return RTE_MAX(one, frag * MBUFX_XDP_MAX_FRAGS);
+	return one;
+}
+
+static inline void
+bit_set(struct mbufx_xdp_rxq *q, const void *handle)
+{
+	uint64_t b = ((uintptr_t)handle - q->base) >> MBUFX_XDP_GRANULE_SHIFT;
+
+	q->posted[b / 64] |= UINT64_C(1) << (b % 64);
+}
+
+/* Post n buffers whose UMEM offsets are off[] into the fill ring. */
+static inline void
+fill_put(struct mbufx_xdp_rxq *q, uint32_t at, const uint64_t *off,
+	 uint32_t n)
+{
+	uint64_t *ring = q->fill.descs;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		ring[(at + i) & q->fill.mask] = off[i];
+		bit_set(q, (const void *)(q->base + off[i] - q->buf_offset));
+	}
+}
+
+uint32_t
+mbufx_xdp_rxq_refill(struct mbufx_xdp_rxq *q)
+{
+	uint32_t free_n = mbufx_xdp_prod_free(&q->fill, q->fill.size);
+	uint32_t at = q->fill.cached_prod, n = 0, k, got, i;
+	uint64_t off[MBUFX_RX_BULK_MAX];
+	void *h[MBUFX_RX_BULK_MAX];
+
+	while (n < free_n && q->nb_spare != 0) {
+		k = RTE_MIN(free_n - n, RTE_MIN(q->nb_spare,
+				(uint32_t)MBUFX_RX_BULK_MAX));
+		for (i = 0; i < k; i++)
+			off[i] = mbufx_xdp_umem_off(q,
+					q->spare[--q->nb_spare]);
+		fill_put(q, at + n, off, k);
+		n += k;
+		q->st.refill_reused += k;
+	}
+	while (n < free_n) {
+		k = rte_ring_sc_dequeue_burst(q->recycle, h,
+				RTE_MIN(free_n - n, (uint32_t)RTE_DIM(h)),
+				NULL);
+		if (k == 0)
+			break;
+		for (i = 0; i < k; i++)
+			off[i] = mbufx_xdp_umem_off(q, h[i]);
+		fill_put(q, at + n, off, k);
+		mbufx_rx_recycled(q->rx, k);
+		n += k;
+		q->st.refill_recycled += k;
+	}
+	while (n < free_n) {
+		k = RTE_MIN(free_n - n, (uint32_t)MBUFX_RX_BULK_MAX);
+		got = mbufx_rx_refill_offsets(q->rx, q->base, off, k);
+		fill_put(q, at + n, off, got);
+		n += got;
+		q->st.refill_pool += got;
+		if (got < k) {
+			q->st.nombuf += free_n - n;
+			break;
+		}
+	}
+	if (n != 0) {
+		q->nb_posted += n;
+		mbufx_xdp_prod_submit(&q->fill, n);
+	}
+	return n;
+}
+
+/* A buffer of this queue that will not be delivered: post it again. */
+static inline void
+reclaim(struct mbufx_xdp_rxq *q, void *handle)
+{
+	if (likely(q->nb_spare < q->spare_max))
+		q->spare[q->nb_spare++] = handle;
+	else
+		mbufx_rx_return_handles(q->rx, &handle, 1);
+}
+
+/*
+ * Validate one descriptor and take its buffer out of the posted set.
+ * Returns the handle, or NULL (counted) when the address is not a posted
+ * buffer; *bad is set when the buffer is ours but offset or length are not.
+ */
+static inline void *
+desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
+	  int *bad)
+{
+	uint64_t off = d->addr & XSK_UNALIGNED_BUF_ADDR_MASK;
+	uint64_t data = d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+	uint64_t h, b, m;
+
+	if (unlikely(off < q->buf_offset))
+		goto invalid;
+	h = off - q->buf_offset;
+	if (unlikely(h >= q->umem_len ||
+		     (h & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
+		goto invalid;
+	b = h >> MBUFX_XDP_GRANULE_SHIFT;
+	m = UINT64_C(1) << (b % 64);
+	if (unlikely((q->posted[b / 64] & m) == 0))
+		goto invalid;	/* not posted, or completed twice */
+	q->posted[b / 64] &= ~m;
+	q->nb_posted--;
+	if (unlikely(d->len == 0 || data + d->len > q->chunk_size)) {
+		q->st.invalid_desc++;
+		*bad = 1;
+	}
+	*doff = (uint16_t)data;
+	return (void *)(q->base + h);
+invalid:
+	q->st.invalid_desc++;
+	*bad = 1;
+	return NULL;
+}
+
+static void
+frame_drop(struct mbufx_xdp_rxq *q, void * const *h, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (h[i] != NULL)
+			reclaim(q, h[i]);
+}
+
+/* Deliver a multi-buffer frame of nseg validated descriptors. */
+static struct rte_mbuf *
+frame_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, void **h,
+	    const uint16_t *doff, unsigned int nseg, uint32_t total)
+{
+	uint16_t len[MBUFX_XDP_MAX_FRAGS];
+	uint8_t *dst;
+	unsigned int i;
+
+	if (total <= q->buf_len - doff[0] && total <= UINT16_MAX) {
+		/* fits the first buffer: one IOVA-contiguous segment */
+		dst = RTE_PTR_ADD(h[0], q->buf_offset + doff[0] + d[0].len);
+		for (i = 1; i < nseg; i++) {
+			memcpy(dst, RTE_PTR_ADD(h[i], q->buf_offset + doff[i]),
+			       d[i].len);
+			dst += d[i].len;
+			reclaim(q, h[i]);
+		}
+		q->st.coalesced++;
+		q->st.hdr_lines++;
+		return mbufx_rx_attach_at(q->rx, h[0], doff[0],
+					  (uint16_t)total, 0, 0);
+	}
+	if (!q->scatter) {
+		frame_drop(q, h, nseg);
+		q->st.no_scatter++;
+		return NULL;
+	}
+	for (i = 0; i < nseg; i++)
+		len[i] = (uint16_t)d[i].len;
+	q->st.chained++;
+	/* first line of each segment, second line of all but the last */
+	q->st.hdr_lines += 2 * nseg - 1;
+	return mbufx_rx_attach_chain(q->rx, h, doff, len, nseg, 0, 0);
+}
+
+uint16_t
+mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
+		     uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
+		     uint32_t *used)
+{
+	void *h[MBUFX_XDP_MAX_FRAGS];
+	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
+	uint32_t i = 0, j, k, nseg, total;
+	uint16_t nb = 0;
+	struct rte_mbuf *m;
+	int bad;
+
+	while (i < n && nb < nb_pkts) {
+		if (unlikely(q->contd_skip)) {
+			/* tail of an over-long frame: drop until its end */
+			bad = 0;
+			h[0] = desc_take(q, &d[i], &doff[0], &bad);
+			if (h[0] != NULL)
+				reclaim(q, h[0]);
+			if ((d[i].options & XDP_PKT_CONTD) == 0)
+				q->contd_skip = 0;
+			i++;
+			continue;
+		}
+		for (j = i; j < n && j - i < MBUFX_XDP_MAX_FRAGS; j++)
+			if ((d[j].options & XDP_PKT_CONTD) == 0)
+				break;
+		if (j - i == MBUFX_XDP_MAX_FRAGS) {
+			/* more fragments than a frame may have */
+			j--;
+			q->contd_skip = 1;
+		} else if (j == n) {
+			break;	/* the rest of the frame is not in yet */
+		}
+		nseg = j - i + 1;
+		bad = 0;
+		total = 0;
+		for (k = 0; k < nseg; k++) {
+			h[k] = desc_take(q, &d[i + k], &doff[k], &bad);
+			total += d[i + k].len;
+		}
+		if (unlikely(bad || q->contd_skip)) {
+			frame_drop(q, h, nseg);
+			q->st.dropped++;
+			i += nseg;
+			continue;
+		}
+		if (likely(nseg == 1)) {
+			q->st.hdr_lines++;
+			m = mbufx_rx_attach_at(q->rx, h[0], doff[0],
+					       (uint16_t)total, 0, 0);
+		} else {
+			m = frame_multi(q, &d[i], h, doff, nseg, total);
+		}
+		i += nseg;
+		if (m == NULL)
+			continue;
+		pkts[nb++] = m;
+		q->st.packets++;
+		q->st.bytes += total;
+	}
+	*used = i;
+	return nb;
+}

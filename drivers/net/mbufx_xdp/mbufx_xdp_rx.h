@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+#ifndef MBUFX_XDP_RX_H
+#define MBUFX_XDP_RX_H
+
+/*
+ * Internal header of net_mbufx_xdp: the receive core, usable without a
+ * socket (the fuzz harness drives it with arbitrary descriptors).
+ *
+ * A receive queue owns a UMEM that is its pool's memory, and a bitmap with
+ * one bit per 64 bytes of it: bit set = the buffer whose mbuf starts there is
+ * posted (in the fill ring or held by the kernel). The bitmap is what makes
+ * every descriptor checkable without reading the mbuf header (an address
+ * that is not a posted buffer is rejected, a buffer cannot complete twice)
+ * and what teardown walks to give every buffer back.
+ *
+ *   pool --refill--> fill ring --kernel--> RX descriptors --convert--> mbufs
+ *     ^                 ^  ^                      |
+ *     |  teardown       |  +---- spare stash <----+ dropped frames,
+ *     +--(bitmap walk)  |                           coalesced fragments
+ *                       +------- recycle ring <--- TX completions
+ *
+ * Thread model: refill, convert and release run on the queue's Rx thread;
+ * the recycle ring is the only thing the Tx side writes (single producer,
+ * single consumer), because the Tx queue of the pair may run on another
+ * lcore and the fill ring has one producer.
+ */
+
+#include <stdint.h>
+
+#include <linux/if_xdp.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "mbufx_rx.h"
+
+#ifndef XDP_USE_SG
+#define XDP_USE_SG (1 << 4)
+#endif
+#ifndef XDP_PKT_CONTD
+#define XDP_PKT_CONTD (1 << 0)
+#endif
+
+/* The kernel writes a received frame this far after the fill address. */
+#define MBUFX_XDP_HEADROOM 256
+/* UMEM chunk limits of the kernel (xdp_umem_reg()). */
+#define MBUFX_XDP_CHUNK_MIN 2048
+#define MBUFX_XDP_CHUNK_MAX 4096
+/* Descriptors per frame: the kernel's transmit limit (MAX_SKB_FRAGS + 1),
+ * also the longest chain we build on receive. */
+#define MBUFX_XDP_MAX_FRAGS 18
+/* Bitmap granule: mbuf objects are cache-line aligned. */
+#define MBUFX_XDP_GRANULE_SHIFT 6
+
+/*
+ * A ring shared with the kernel (or, for tests, with plain memory):
+ * producer and consumer indexes run freely, entries at index & mask.
+ */
+struct mbufx_xdp_ring {
+	uint32_t *producer;
+	uint32_t *consumer;
+	uint32_t *flags;
+	void *descs;
+	uint32_t mask;
+	uint32_t size;
+	uint32_t cached_prod;
+	uint32_t cached_cons;
+	void *map;		/* mmap() of the ring, NULL for a test ring */
+	size_t map_len;
+};
+
+/* Producer side (fill, TX): free entries, refreshing the consumer index
+ * only when the cached view shows fewer than want. */
+static inline uint32_t
+mbufx_xdp_prod_free(struct mbufx_xdp_ring *r, uint32_t want)
+{
+	uint32_t free_n = r->size - (r->cached_prod - r->cached_cons);
+
+	if (free_n >= want)
+		return free_n;
+	r->cached_cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
+	return r->size - (r->cached_prod - r->cached_cons);
+}
+
+static inline void
+mbufx_xdp_prod_submit(struct mbufx_xdp_ring *r, uint32_t n)
+{
+	r->cached_prod += n;
+	__atomic_store_n(r->producer, r->cached_prod, __ATOMIC_RELEASE);
+}
+
+/* Consumer side (RX, completion): entries available. */
+static inline uint32_t
+mbufx_xdp_cons_avail(struct mbufx_xdp_ring *r)
+{
+	uint32_t n = r->cached_prod - r->cached_cons;
+
+	if (n == 0) {
+		r->cached_prod = __atomic_load_n(r->producer,
+						 __ATOMIC_ACQUIRE);
+		n = r->cached_prod - r->cached_cons;
+	}
+	return n;
+}
+
+static inline void
+mbufx_xdp_cons_release(struct mbufx_xdp_ring *r, uint32_t n)
+{
+	r->cached_cons += n;
+	__atomic_store_n(r->consumer, r->cached_cons, __ATOMIC_RELEASE);
+}
+
+/* Counters of the receive core (one writer: the Rx thread). */
+struct mbufx_xdp_rx_stats {
+	uint64_t packets;	/* frames delivered */
+	uint64_t bytes;		/* their bytes */
+	uint64_t invalid_desc;	/* descriptors rejected (address, offset, length) */
+	uint64_t dropped;	/* frames dropped (an invalid descriptor, too many fragments) */
+	uint64_t no_scatter;	/* multi-buffer frames dropped: scatter off, no room to coalesce */
+	uint64_t chained;	/* frames delivered as mbuf chains */
+	uint64_t coalesced;	/* multi-buffer frames copied into their first buffer */
+	uint64_t hdr_lines;	/* mbuf header cache lines written */
+	uint64_t refill_pool;	/* buffers posted from the pool */
+	uint64_t refill_reused;	/* buffers posted again from the spare stash */
+	uint64_t refill_recycled; /* TX completions posted without the pool */
+	uint64_t nombuf;	/* fill-ring slots left empty: pool dry */
+};
+
+struct mbufx_xdp_rxq {
+	struct mbufx_rx *rx;	/* late attach on the pool */
+	struct rte_mempool *mp;
+	uintptr_t base;		/* UMEM start: the pool memory, 4 KiB aligned */
+	uint64_t umem_len;	/* UMEM length, 4 KiB multiple */
+	uint32_t buf_offset;	/* handle -> buf_addr */
+	uint32_t buf_len;	/* data room of every buffer */
+	uint32_t chunk_size;	/* bytes the kernel may write from a fill address */
+	uint16_t port;
+	uint16_t queue;
+	int scatter;		/* deliver chains (RTE_ETH_RX_OFFLOAD_SCATTER) */
+	uint32_t contd_skip;	/* dropping the rest of an over-long frame */
+	uint64_t *posted;	/* bitmap, one bit per 64 bytes of UMEM */
+	uint64_t nb_bits;
+	uint64_t nb_posted;	/* bits set */
+	void **spare;		/* buffers of this queue to post again */
+	uint32_t nb_spare;
+	uint32_t spare_max;
+	struct rte_ring *recycle; /* TX completions -> fill ring */
+	struct mbufx_xdp_ring fill; /* where refill posts */
+	struct mbufx_xdp_rx_stats st;
+};
+
+/*
+ * Check a pool and compute the queue's UMEM geometry. Returns 0 or a
+ * negative errno with a log line saying why the pool cannot be a UMEM.
+ */
+int mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
+		uint16_t port, uint16_t queue, uint32_t nb_desc, int socket);
+
+/* Give every buffer back (posted, spare, recycle ring) and free what init
+ * allocated. The fill ring must no longer be in the kernel's hands. */
+void mbufx_xdp_rxq_fini(struct mbufx_xdp_rxq *q);
+
+/* Give back every posted, spare and recycled buffer (the kernel no longer
+ * owns any: socket closed), keeping the queue usable. */
+void mbufx_xdp_rxq_release(struct mbufx_xdp_rxq *q);
+
+/* Post buffers to q->fill until it is full or the pool is dry (spare stash
+ * first, then the recycle ring, then the pool). Returns buffers posted. */
+uint32_t mbufx_xdp_rxq_refill(struct mbufx_xdp_rxq *q);
+
+/*
+ * The receive completion step: turn the n descriptors d[] (as read from an
+ * RX ring, in order) into at most nb_pkts mbufs. Descriptors that are not a
+ * posted buffer of this queue, or whose offset or length leave the buffer,
+ * are counted (invalid_desc) and their frame dropped; buffers of a dropped
+ * frame go to the spare stash. A frame whose last descriptor is beyond n is
+ * left alone. *used receives how many descriptors were consumed (to release
+ * from the ring). Never reads an mbuf header before deciding a descriptor is
+ * valid.
+ */
+uint16_t mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q,
+		const struct xdp_desc *d, uint32_t n, struct rte_mbuf **pkts,
+		uint16_t nb_pkts, uint32_t *used);
+
+/* Offset of a handle's buffer in the UMEM. */
+static inline uint64_t
+mbufx_xdp_umem_off(const struct mbufx_xdp_rxq *q, const void *handle)
+{
+	return (uintptr_t)handle + q->buf_offset - q->base;
+}
+
+/* Largest frame a queue can receive: one buffer (coalesced) or a chain. */
+uint32_t mbufx_xdp_rxq_max_frame(const struct mbufx_xdp_rxq *q, int sg);
+
+#endif /* MBUFX_XDP_RX_H */
