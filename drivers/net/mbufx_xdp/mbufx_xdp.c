@@ -928,12 +928,15 @@ eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 		tq->st.packets++;
 		tq->st.bytes += len;
 	}
-	if (used != 0) {
+	if (used != 0)
 		/* cached_prod already advanced: publish it */
 		__atomic_store_n(tq->tx.producer, tq->tx.cached_prod,
 				 __ATOMIC_RELEASE);
+	/* also when nothing was added: descriptors left by a failed kick
+	 * (link down) must go once the link is back */
+	if (used != 0 || __atomic_load_n(tq->tx.consumer, __ATOMIC_RELAXED) !=
+	    tq->tx.cached_prod)
 		tx_kick(tq);
-	}
 	return i;
 }
 

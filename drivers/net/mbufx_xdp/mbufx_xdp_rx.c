@@ -32,6 +32,7 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_memory.h>
 
 #include "mbufx_xdp_rx.h"
 
@@ -42,45 +43,29 @@ RTE_LOG_REGISTER(mbufx_xdp_rx_logtype, pmd.net.mbufx_xdp.rx, NOTICE);
 
 #define UMEM_ALIGN 4096
 
-struct span_walk {
-	uintptr_t lo;
-	uintptr_t hi;
-	unsigned int n;
-	unsigned int gaps;	/* chunks not touching the previous span */
-	uintptr_t prev_end;
-};
-
-static void
-span_collect(struct rte_mempool *mp __rte_unused, void *opaque,
-	     struct rte_mempool_memhdr *hdr, unsigned int idx __rte_unused)
-{
-	struct span_walk *w = opaque;
-	uintptr_t s = (uintptr_t)hdr->addr, e = s + hdr->len;
-
-	if (w->n == 0 || s < w->lo)
-		w->lo = s;
-	if (w->n == 0 || e > w->hi)
-		w->hi = e;
-	w->n++;
-}
-
 struct chunk_span {
-	uintptr_t s, e;
+	uintptr_t s;
+	uintptr_t e;
+	const struct rte_memseg_list *msl;
 };
 
 struct span_list {
 	struct chunk_span *c;
 	unsigned int n;
+	unsigned int max;
 };
 
 static void
-span_list_add(struct rte_mempool *mp __rte_unused, void *opaque,
-	      struct rte_mempool_memhdr *hdr, unsigned int idx __rte_unused)
+span_add(struct rte_mempool *mp __rte_unused, void *opaque,
+	 struct rte_mempool_memhdr *hdr, unsigned int idx __rte_unused)
 {
 	struct span_list *l = opaque;
 
+	if (l->n == l->max)
+		return;
 	l->c[l->n].s = (uintptr_t)hdr->addr;
 	l->c[l->n].e = (uintptr_t)hdr->addr + hdr->len;
+	l->c[l->n].msl = rte_mem_virt2memseg_list(hdr->addr);
 	l->n++;
 }
 
@@ -93,44 +78,56 @@ span_cmp(const void *a, const void *b)
 }
 
 /*
- * Several memory chunks are fine when together they cover one VA range
- * (page-by-page populate); separate ranges cannot be one UMEM.
+ * The UMEM is the pool's memory rounded out to 4 KiB: one chunk, or chunks
+ * that together form one range of one DPDK memory segment list (a pool
+ * populated page by page in IOVA-as-PA mode, the usual case for mbufx
+ * zones). Chunks apart, or memory the EAL does not manage (--mp-alloc=anon),
+ * are refused: what lies between the chunks would be pinned and exposed to
+ * the kernel without being the pool's.
  */
 static int
 pool_span(struct rte_mempool *mp, uintptr_t *base, uint64_t *len)
 {
-	struct span_walk w = { 0 };
-	struct span_list l;
-	unsigned int i;
+	struct span_list l = { .n = 0, .max = mp->nb_mem_chunks };
+	unsigned int i, apart = 0;
+	int ret = 0;
 
-	rte_mempool_mem_iter(mp, span_collect, &w);
-	if (w.n == 0) {
+	if (l.max == 0) {
 		RXQ_LOG(ERR, "pool %s has no memory", mp->name);
 		return -EINVAL;
 	}
-	if (w.n > 1) {
-		l.c = malloc(sizeof(*l.c) * w.n);
-		if (l.c == NULL)
-			return -ENOMEM;
-		l.n = 0;
-		rte_mempool_mem_iter(mp, span_list_add, &l);
-		qsort(l.c, l.n, sizeof(*l.c), span_cmp);
-		for (i = 1; i < l.n; i++)
-			if (RTE_ALIGN_FLOOR(l.c[i].s, UMEM_ALIGN) >
-			    RTE_ALIGN_CEIL(l.c[i - 1].e, UMEM_ALIGN))
-				w.gaps++;
-		free(l.c);
-		if (w.gaps != 0) {
-			RXQ_LOG(ERR, "pool %s: %u memory chunks in %u separate "
-				"address ranges; an AF_XDP UMEM is one range "
-				"(create the pool in one chunk)", mp->name, w.n,
-				w.gaps + 1);
-			return -ENOTSUP;
+	l.c = malloc(sizeof(*l.c) * l.max);
+	if (l.c == NULL)
+		return -ENOMEM;
+	rte_mempool_mem_iter(mp, span_add, &l);
+	qsort(l.c, l.n, sizeof(*l.c), span_cmp);
+	for (i = 0; i < l.n; i++) {
+		if (l.n > 1 && (l.c[i].msl == NULL ||
+				l.c[i].msl != l.c[0].msl)) {
+			RXQ_LOG(ERR, "pool %s: %u memory chunks outside one "
+				"DPDK memory segment list (anonymous or "
+				"external memory); an AF_XDP UMEM must be one "
+				"chunk or one range of EAL memory", mp->name,
+				l.n);
+			ret = -ENOTSUP;
+			goto out;
 		}
+		if (i > 0 && RTE_ALIGN_FLOOR(l.c[i].s, UMEM_ALIGN) >
+		    RTE_ALIGN_CEIL(l.c[i - 1].e, UMEM_ALIGN))
+			apart++;
 	}
-	*base = RTE_ALIGN_FLOOR(w.lo, UMEM_ALIGN);
-	*len = RTE_ALIGN_CEIL(w.hi, UMEM_ALIGN) - *base;
-	return 0;
+	if (apart != 0) {
+		RXQ_LOG(ERR, "pool %s: %u memory chunks in %u separate ranges; "
+			"an AF_XDP UMEM is one range (create the pool in one "
+			"chunk)", mp->name, l.n, apart + 1);
+		ret = -ENOTSUP;
+		goto out;
+	}
+	*base = RTE_ALIGN_FLOOR(l.c[0].s, UMEM_ALIGN);
+	*len = RTE_ALIGN_CEIL(l.c[l.n - 1].e, UMEM_ALIGN) - *base;
+out:
+	free(l.c);
+	return ret;
 }
 
 struct align_walk {
