@@ -11,6 +11,7 @@
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 
+#include "mbufx_stats.h"
 #include "mbufx_zone.h"
 
 extern int mbufx_logtype;
@@ -21,6 +22,21 @@ extern int mbufx_logtype;
 
 /* Memzone holding a zone set: "MBUFX_ZS_<name>", found by lookup. */
 #define MBUFX_ZS_MZ_PREFIX "MBUFX_ZS_"
+
+/*
+ * Counter sets of the library (the zone sets' here, late attach's in
+ * mbufx_rx.c) are a struct plus a table of struct mbufx_stat_field
+ * (mbufx_stats.h); these print and serve any of them from its table.
+ */
+struct rte_tel_data;
+/* netstat -m style, "value description (name)", one line per counter
+ * (gauges are left out); per-zone counters as hdr/pkt/jumbo. */
+void mbufx_stats_dump_counters(FILE *f, const void *st,
+		const struct mbufx_stat_field *fields, unsigned int n);
+/* Every field into telemetry dict d: u64 values, per-zone fields as
+ * arrays. */
+void mbufx_stats_tel_fields(struct rte_tel_data *d, const void *st,
+		const struct mbufx_stat_field *fields, unsigned int n);
 
 /* Call fn for every zone set (under the zone-set lock and the memzone
  * lock: fn must not create or free zone sets or memzones). */

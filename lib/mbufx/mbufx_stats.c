@@ -134,13 +134,9 @@ fmt_value(char *buf, size_t len, const void *st,
 				i != 0 ? "/" : "", mbufx_stat_value(st, f, i));
 }
 
-/*
- * Print a counter table netstat -m style, "value description (name)", one
- * line per counter; per-zone counters as hdr/pkt/jumbo.
- */
-static void
-dump_counters(FILE *f, const void *st, const struct mbufx_stat_field *fields,
-	      unsigned int n)
+void
+mbufx_stats_dump_counters(FILE *f, const void *st,
+			  const struct mbufx_stat_field *fields, unsigned int n)
 {
 	char v[96];
 	unsigned int i;
@@ -186,7 +182,8 @@ dump_one(const struct mbufx_zone_set *zs, void *arg)
 	fprintf(f, "  %" PRIu64 "K/%" PRIu64 "K/%" PRIu64
 		"K bytes allocated to zones (current/free/total)\n",
 		kb_use, kb_all - kb_use, kb_all);
-	dump_counters(f, &st, zone_stats_fields, RTE_DIM(zone_stats_fields));
+	mbufx_stats_dump_counters(f, &st, zone_stats_fields,
+				  RTE_DIM(zone_stats_fields));
 }
 
 void
@@ -239,10 +236,9 @@ tel_zones(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-/* Add every field of a stats struct to dict d, from its table. */
-static void
-tel_fields(struct rte_tel_data *d, const void *st,
-	   const struct mbufx_stat_field *fields, unsigned int n)
+void
+mbufx_stats_tel_fields(struct rte_tel_data *d, const void *st,
+		       const struct mbufx_stat_field *fields, unsigned int n)
 {
 	struct rte_tel_data *a;
 	unsigned int i, j;
@@ -286,7 +282,8 @@ tel_zone_one(const struct mbufx_zone_set *zs, void *arg)
 		if (rte_tel_data_add_dict_container(d, "zones", names, 0) != 0)
 			rte_tel_data_free(names);
 	}
-	tel_fields(d, &st, zone_stats_fields, RTE_DIM(zone_stats_fields));
+	mbufx_stats_tel_fields(d, &st, zone_stats_fields,
+			       RTE_DIM(zone_stats_fields));
 }
 
 static int
