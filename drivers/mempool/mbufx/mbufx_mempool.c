@@ -28,14 +28,25 @@
  * Exact capacity, all-or-nothing. A dequeue of n either returns n objects or
  * none, and fails only when fewer than n objects are free anywhere in the
  * pool, including objects stranded in other lcores' magazines. Gathering
- * those is the slow path (a "steal"): the thief serialises on steal_lock,
- * takes each active slot's lock, raises its steal flag, and waits until the
- * owner is not inside an operation. The owner side is an asymmetric Dekker
- * handshake: it stores busy = 1 and then reads steal, with only a compiler
- * barrier between, because the thief issues membarrier(2) between raising
- * steal and reading busy, which forces a full barrier on every running thread
- * of the owners' process. Either the thief sees busy == 1 and waits, or the
- * owner sees steal == 1 and takes the slot lock instead.
+ * those is the slow path, a "steal" (steal_get()), in five steps:
+ *
+ *   1. freeze (steal_freeze): serialise on steal_lock, take each active
+ *      slot's lock and raise its steal flag;
+ *   2. fence (steal_fence): order the flags before the reads of busy, on the
+ *      owners' side too (see below);
+ *   3. wait (steal_wait): until no owner is inside an operation, counting
+ *      what the frozen slots hold;
+ *   4. gather (steal_gather): under the depot lock, n objects from our own
+ *      slot, the other slots, then the depot, or nothing when the pool holds
+ *      fewer;
+ *   5. thaw (steal_thaw): lower the flags and unlock, in reverse order.
+ *
+ * The owner side is an asymmetric Dekker handshake: it stores busy = 1 and
+ * then reads steal, with only a compiler barrier between, because the thief
+ * issues membarrier(2) between raising steal and reading busy, which forces a
+ * full barrier on every running thread of the owners' process. Either the
+ * thief sees busy == 1 and waits, or the owner sees steal == 1 and takes the
+ * slot lock instead.
  *
  * membarrier works only for a process that registered for it, and the
  * registration is per process while the pool is shared: the process that
@@ -534,7 +545,8 @@ slot_leave(struct mbufx_slot *s, int locked)
 }
 
 /*
- * Drain up to *need objects from magazine m into objs[*pos - k, *pos).
+ * Move the top k = min(*pos, m->n) objects of magazine m to
+ * objs[*pos - k, *pos) and lower *pos by k.
  */
 static inline void
 mag_take(struct mbufx_mag *m, void **objs, unsigned int *pos)
@@ -560,9 +572,10 @@ slot_fixup(struct mbufx_slot *s)
 }
 
 /*
- * Order the thief's steal flags before its reads of busy, for every owner
- * that may enter fence-free: a full barrier on the owners' running threads.
- * Those are in the primary, registered when their slots activated.
+ * Step 2, fence: order the thief's steal flags before its reads of busy, for
+ * every owner that may enter fence-free: a full barrier on the owners'
+ * running threads. Those are in the primary, registered when their slots
+ * activated.
  */
 static int
 steal_fence(int asym)
@@ -586,21 +599,18 @@ steal_fence(int asym)
 }
 
 /*
- * The slow path of an all-or-nothing dequeue: gather from every slot and the
- * depot. Called with no lock held and outside slot_enter/leave.
+ * Step 1, freeze: serialise on steal_lock, lock every active slot (ours
+ * included) and raise its steal flag. Returns whether an owner may enter
+ * fence-free (the fence then has to reach it).
  */
 static int
-steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
+steal_freeze(struct mbufx_pool *p)
 {
-	struct mbufx_depot *d = &p->depot;
-	unsigned int lcore = rte_lcore_id();
-	struct mbufx_slot *me, *s;
-	uint64_t avail;
-	unsigned int i, pos;
-	int ret = -ENOBUFS, asym = 0;
+	struct mbufx_slot *s;
+	unsigned int i;
+	int asym = 0;
 
 	rte_spinlock_lock(&p->steal_lock);
-	/* freeze every active slot, ours included */
 	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
 		s = &p->slots[i];
 		if (!__atomic_load_n(&s->active, __ATOMIC_ACQUIRE))
@@ -609,15 +619,20 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 		__atomic_store_n(&s->steal, 1, __ATOMIC_RELAXED);
 		asym |= s->asym;
 	}
-	/* our own slot first (hottest), then the others, then the depot */
-	me = &p->slots[primary_process() && lcore < RTE_MAX_LCORE &&
-		       p->slots[lcore].steal ? lcore : MBUFX_SHARED_SLOT];
-	if (steal_fence(asym) != 0) {
-		/* an owner may be inside its slot: leave them all alone */
-		me->st.empty++;
-		goto unfreeze;
-	}
-	avail = 0;
+	return asym;
+}
+
+/*
+ * Step 3, wait: until no owner of a frozen slot is inside an operation.
+ * Returns the objects the frozen slots hold.
+ */
+static uint64_t
+steal_wait(struct mbufx_pool *p)
+{
+	struct mbufx_slot *s;
+	uint64_t avail = 0;
+	unsigned int i;
+
 	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
 		s = &p->slots[i];
 		if (!s->steal)
@@ -626,12 +641,29 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 			rte_pause();
 		avail += slot_local(s);
 	}
+	return avail;
+}
+
+/*
+ * Step 4, gather: n objects from our slot me (the hottest), the other
+ * frozen slots, then the depot, or none when the slots (avail objects) and
+ * the depot hold fewer. The depot lock is held throughout.
+ */
+static int
+steal_gather(struct mbufx_pool *p, struct mbufx_slot *me, uint64_t avail,
+	     void **objs, unsigned int n)
+{
+	struct mbufx_depot *d = &p->depot;
+	struct mbufx_slot *s;
+	struct mbufx_mag *m;
+	unsigned int i, pos;
 
 	rte_spinlock_lock(&d->lock);
 	avail += (uint64_t)d->nb_full * p->mag_cap;
 	if (avail < n) {
+		rte_spinlock_unlock(&d->lock);
 		me->st.empty++;
-		goto out;
+		return -ENOBUFS;
 	}
 	pos = n;
 	mag_take(me->cur, objs, &pos);
@@ -645,8 +677,7 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 		slot_fixup(s);
 	}
 	while (pos > 0) {
-		struct mbufx_mag *m = mag_pop(&d->full, &d->nb_full);
-
+		m = mag_pop(&d->full, &d->nb_full);
 		mag_take(m, objs, &pos);
 		if (m->n == 0) {
 			mag_push(&d->empty, &d->nb_empty, m);
@@ -657,13 +688,20 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 		}
 	}
 	slot_fixup(me);
+	rte_spinlock_unlock(&d->lock);
 	me->st.steals++;
 	me->st.gets++;
 	me->st.get_objs += n;
-	ret = 0;
-out:
-	rte_spinlock_unlock(&d->lock);
-unfreeze:
+	return 0;
+}
+
+/* Step 5, thaw: lower the flags and unlock, in the reverse order. */
+static void
+steal_thaw(struct mbufx_pool *p)
+{
+	struct mbufx_slot *s;
+	unsigned int i;
+
 	for (i = MBUFX_NB_SLOTS; i-- > 0;) {
 		s = &p->slots[i];
 		if (!s->steal)
@@ -672,6 +710,32 @@ unfreeze:
 		rte_spinlock_unlock(&s->lock);
 	}
 	rte_spinlock_unlock(&p->steal_lock);
+}
+
+/*
+ * The slow path of an all-or-nothing dequeue: gather from every slot and the
+ * depot, in the steps the prose at the top of this file gives. Called with
+ * no lock held and outside slot_enter/leave.
+ */
+static int
+steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct mbufx_slot *me;
+	int asym, ret;
+
+	asym = steal_freeze(p);
+	/* our own slot if it is frozen with the others, else the shared one */
+	me = &p->slots[primary_process() && lcore < RTE_MAX_LCORE &&
+		       p->slots[lcore].steal ? lcore : MBUFX_SHARED_SLOT];
+	if (steal_fence(asym) == 0) {
+		ret = steal_gather(p, me, steal_wait(p), objs, n);
+	} else {
+		/* an owner may be inside its slot: leave them all alone */
+		me->st.empty++;
+		ret = -ENOBUFS;
+	}
+	steal_thaw(p);
 	return ret;
 }
 
