@@ -27,4 +27,20 @@
  */
 #define MBUFX_JUMBO_FRAME_LEN 9000
 
+/**
+ * Memzone in which the primary process records the names of its mempool
+ * ops by index: RTE_MEMPOOL_MAX_OPS_IDX entries of RTE_MEMPOOL_OPS_NAMESIZE
+ * bytes each, NUL-padded, "" where the primary has no ops.
+ *
+ * A pool stores only its ops index, and each process numbers its mempool
+ * drivers in the order it registers them (drivers linked into the program
+ * first, then -d plugins in command-line order, then the EAL's plugin
+ * directory): the same index may name another driver in another process.
+ * The primary's numbering is the reference. The driver (at the first pool it
+ * creates) and the library (at the first zone set) write the record in the
+ * primary; both read it in every process to refuse a pool whose index
+ * names another driver here than in the primary.
+ */
+#define MBUFX_OPS_RECORD_MZ "mbufx_ops_record"
+
 #endif /* MBUFX_CONSTS_H */

@@ -92,8 +92,10 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memzone.h>
 #include <rte_mempool.h>
 #include <rte_pause.h>
+#include <rte_string_fns.h>
 
 #include "mbufx_mempool.h"
 
@@ -175,6 +177,52 @@ mag_pop(struct mbufx_mag **head, uint32_t *nb)
 	return m;
 }
 
+/*
+ * The ops numbering (MBUFX_OPS_RECORD_MZ in mbufx_consts.h): the primary
+ * records its own at its first pool; a secondary whose numbering puts
+ * "mbufx" where the primary has another driver must not create a pool,
+ * since every other process would call that other driver on it. The library
+ * keeps the same record (it cannot call the driver, nor the driver it).
+ */
+static int
+ops_record(const struct rte_mempool *mp)
+{
+	const size_t nsz = RTE_MEMPOOL_OPS_NAMESIZE;
+	const struct rte_memzone *mz;
+	const char *rec;
+	unsigned int i;
+
+	mz = rte_memzone_lookup(MBUFX_OPS_RECORD_MZ);
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY) {
+		if (mz != NULL)
+			return 0;
+		mz = rte_memzone_reserve(MBUFX_OPS_RECORD_MZ,
+					 RTE_MEMPOOL_MAX_OPS_IDX * nsz,
+					 SOCKET_ID_ANY, 0);
+		if (mz == NULL)
+			return 0; /* recorded meanwhile, or no memory: no check */
+		memset(mz->addr, 0, mz->len);
+		for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+			strlcpy((char *)mz->addr + i * nsz,
+				rte_mempool_ops_table.ops[i].name, nsz);
+		return 0;
+	}
+	if (mz == NULL || mp->ops_index < 0 ||
+	    mp->ops_index >= RTE_MEMPOOL_MAX_OPS_IDX)
+		return 0;
+	rec = (const char *)mz->addr + (size_t)mp->ops_index * nsz;
+	if (rec[0] == '\0' || strncmp(rec, MBUFX_OPS_NAME, nsz) == 0)
+		return 0;
+	MBUFX_MP_LOG(ERR, "pool %s not created: ops index %d is \"%s\" in this "
+		     "process but \"%.*s\" in the primary, which would call that "
+		     "driver on it. The processes registered their mempool drivers "
+		     "in different orders (linked ones first, then -d in command-line "
+		     "order, then the plugin directory): load the same drivers in "
+		     "the same order in every process", mp->name, mp->ops_index,
+		     MBUFX_OPS_NAME, (int)nsz, rec);
+	return -EXDEV;
+}
+
 static int
 mbufx_mp_alloc(struct rte_mempool *mp)
 {
@@ -185,6 +233,9 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 
 	if (mp->size == 0)
 		return -EINVAL;
+	ret = ops_record(mp);
+	if (ret != 0)
+		return ret;
 	p = rte_zmalloc_socket("mbufx_pool", sizeof(*p), RTE_CACHE_LINE_SIZE,
 			       mp->socket_id);
 	if (p == NULL)
@@ -862,8 +913,12 @@ static const struct rte_mempool_ops mbufx_mp_ops = {
 
 /*
  * Register once. The plugin may be both linked into a program and given
- * with -d from another path: a second registration would take one more of
- * the 16 ops slots and evict a stock driver, so look first.
+ * with -d from another path, two copies in one process: a second
+ * registration would take one more of the 16 ops slots and evict a stock
+ * driver, so look first. The copy whose ops are registered is the one whose
+ * functions run, and whose pool registry fills: it alone registers the
+ * telemetry commands (a second set from the idle copy would answer for its
+ * empty registry).
  */
 RTE_INIT(mbufx_mp_register)
 {
@@ -873,5 +928,6 @@ RTE_INIT(mbufx_mp_register)
 		if (strcmp(rte_mempool_ops_table.ops[i].name,
 			   MBUFX_OPS_NAME) == 0)
 			return;
-	rte_mempool_register_ops(&mbufx_mp_ops);
+	if (rte_mempool_register_ops(&mbufx_mp_ops) >= 0)
+		mbufx_mp_telemetry_register();
 }

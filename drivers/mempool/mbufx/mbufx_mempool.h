@@ -178,6 +178,7 @@ void mbufx_mp_stats_get(const struct mbufx_pool *p, struct mbufx_mp_stats *st);
 void mbufx_mp_stats_log(const struct mbufx_pool *p);
 void mbufx_mp_registry_add(struct mbufx_pool *p);
 void mbufx_mp_registry_del(struct mbufx_pool *p);
+void mbufx_mp_telemetry_register(void);
 
 /* mbufx_mempool.c */
 unsigned int mbufx_mp_count(const struct mbufx_pool *p);

@@ -191,7 +191,9 @@ out:
 	return ret;
 }
 
-RTE_INIT(mbufx_mp_telemetry)
+/* Called by the copy of the plugin whose ops are registered (see there). */
+void
+mbufx_mp_telemetry_register(void)
 {
 	rte_telemetry_register_cmd("/mbufx/pools", tel_pools,
 		"Pools on the mbufx mempool driver. Takes no parameters");
