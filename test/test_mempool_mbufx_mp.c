@@ -73,60 +73,12 @@ struct mp_state {
 };
 
 
-/* Start this runner again as a secondary in the given role: its pid. */
-static pid_t
-start_secondary(const char *role)
-{
-	char prefix[PATH_MAX], self[PATH_MAX];
-	char *argv[10];
-	ssize_t len;
-	pid_t pid;
-
-	snprintf(prefix, sizeof(prefix), "%s", rte_eal_get_runtime_dir());
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0)
-		return -1;
-	fflush(stdout);
-	self[len] = '\0';
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		static char file_prefix[PATH_MAX + 16];
-
-		snprintf(file_prefix, sizeof(file_prefix), "--file-prefix=%s",
-			 basename(prefix));
-		argv[0] = self;
-		argv[1] = (char *)(uintptr_t)"-l";
-		argv[2] = (char *)(uintptr_t)"1";
-		argv[3] = (char *)(uintptr_t)"--no-pci";
-		argv[4] = (char *)(uintptr_t)"--proc-type=secondary";
-		argv[5] = file_prefix;
-		argv[6] = (char *)(uintptr_t)"--log-level=lib.eal:warning";
-		argv[7] = (char *)(uintptr_t)"mempool_mbufx_mp_autotest";
-		argv[8] = NULL;
-		setenv("MBUFX_MP_ROLE", role, 1);
-		execv(self, argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int
-wait_secondary(pid_t pid)
-{
-	int status;
-
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 /* Run a secondary in the given role to its end: its exit code. */
 static int
 run_secondary(const char *role)
 {
-	return wait_secondary(start_secondary(role));
+	return mu_wait_secondary(mu_start_secondary("mempool_mbufx_mp_autotest",
+						    role, NULL));
 }
 
 /* --- the race: primary lcores and secondary threads on one pool --------- */
@@ -292,7 +244,8 @@ test_secondary_pool_primary_steal(void)
 	long before;
 
 	before = syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-	creator = start_secondary("create");
+	creator = mu_start_secondary("mempool_mbufx_mp_autotest", "create",
+				     NULL);
 	TEST_ASSERT(creator > 0, "start the creating secondary");
 	for (ms = 0; ms < 60000 && !__atomic_load_n(&ctl->ready,
 						     __ATOMIC_ACQUIRE); ms++)
@@ -401,7 +354,7 @@ release_creator(void)
 	int ret;
 
 	__atomic_store_n(&ctl->release, 1, __ATOMIC_RELEASE);
-	ret = wait_secondary(creator);
+	ret = mu_wait_secondary(creator);
 	creator = -1;
 	pool = NULL;
 	return ret;

@@ -5,11 +5,14 @@
 /* Helpers of the mempool driver autotests (see test_mempool_mbufx_util.h). */
 
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -174,4 +177,52 @@ mu_telemetry_query(const char *cmd, char *out, size_t len)
 	out[n] = '\0';
 	close(fd);
 	return 0;
+}
+
+pid_t
+mu_start_secondary(const char *test, const char *role, const char *const *extra)
+{
+	char prefix[PATH_MAX], self[PATH_MAX];
+	static char file_prefix[PATH_MAX + 16];
+	const char *argv[16];
+	unsigned int n = 0;
+	ssize_t len;
+	pid_t pid;
+
+	snprintf(prefix, sizeof(prefix), "%s", rte_eal_get_runtime_dir());
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		return -1;
+	self[len] = '\0';
+	snprintf(file_prefix, sizeof(file_prefix), "--file-prefix=%s",
+		 basename(prefix));
+	argv[n++] = self;
+	argv[n++] = "-l";
+	argv[n++] = "1";
+	argv[n++] = "--no-pci";
+	argv[n++] = "--proc-type=secondary";
+	argv[n++] = file_prefix;
+	argv[n++] = "--log-level=lib.eal:warning";
+	while (extra != NULL && *extra != NULL && n < RTE_DIM(argv) - 2)
+		argv[n++] = *extra++;
+	argv[n++] = test;
+	argv[n] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		setenv("MBUFX_MP_ROLE", role, 1);
+		execv(self, (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+int
+mu_wait_secondary(pid_t pid)
+{
+	int status;
+
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }

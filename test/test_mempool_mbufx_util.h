@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <rte_mempool.h>
 
@@ -69,5 +70,17 @@ int mu_check_drain(struct rte_mempool *mp, const char *who);
  * in out. 0, or -1 when the socket is not reachable.
  */
 int mu_telemetry_query(const char *cmd, char *out, size_t len);
+
+/*
+ * Start this runner again as a secondary process of the calling primary
+ * (same --file-prefix, lcore 1), running autotest test with MBUFX_MP_ROLE
+ * set to role and the EAL arguments extra (NULL-terminated, or NULL) added:
+ * its pid, or -1.
+ */
+pid_t mu_start_secondary(const char *test, const char *role,
+		const char *const *extra);
+
+/* Wait for a secondary: its exit code, -1 if it did not exit normally. */
+int mu_wait_secondary(pid_t pid);
 
 #endif /* TEST_MEMPOOL_MBUFX_UTIL_H */

@@ -89,6 +89,10 @@ mbufx_zone_set_stats(const struct mbufx_zone_set *zs,
 	if (zs == NULL || st == NULL)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
+	for (z = 0; z < MBUFX_ZONE_NUM; z++)
+		if (zs->pool[z] != NULL &&
+		    mbufx_pool_ops_check(zs->pool[z], zs->ops_name) != 0)
+			return -EXDEV;
 	lcore_sum(zs, st);
 	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
 		if (zs->pool[z] == NULL)
@@ -160,9 +164,13 @@ dump_one(const struct mbufx_zone_set *zs, void *arg)
 	uint64_t obj, kb_use = 0, kb_all = 0;
 	unsigned int z;
 
-	mbufx_zone_set_stats(zs, &st);
 	fprintf(f, "mbufx zone set \"%s\" on socket %d, ops %s\n", zs->name,
 		zs->socket_id, zs->params.ops_name);
+	if (mbufx_zone_set_stats(zs, &st) != 0) {
+		fprintf(f, "  not usable in this process: its mempool ops "
+			"numbering differs from the primary's (see the log)\n");
+		return;
+	}
 	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
 		mp = zs->pool[z];
 		if (mp == NULL) {
@@ -269,11 +277,15 @@ tel_zone_one(const struct mbufx_zone_set *zs, void *arg)
 	struct rte_tel_data *names;
 	unsigned int z;
 
-	mbufx_zone_set_stats(zs, &st);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", zs->name);
 	rte_tel_data_add_dict_int(d, "socket", zs->socket_id);
 	rte_tel_data_add_dict_string(d, "ops", zs->params.ops_name);
+	if (mbufx_zone_set_stats(zs, &st) != 0) {
+		rte_tel_data_add_dict_string(d, "error", "mempool ops numbering "
+			"differs from the primary's: see the log");
+		return;
+	}
 	names = rte_tel_data_alloc();
 	if (names != NULL) {
 		rte_tel_data_start_array(names, RTE_TEL_STRING_VAL);

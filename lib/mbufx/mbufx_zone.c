@@ -147,6 +147,98 @@ params_resolve(struct mbufx_zone_params *p,
 	return 0;
 }
 
+/* ---- several processes --------------------------------------------- */
+
+/*
+ * The primary's ops numbering (MBUFX_OPS_RECORD_MZ, mbufx_consts.h): the
+ * driver records it at its first pool, the library at its first zone set
+ * (a zone set may be on stock ops only). Whoever comes first writes it.
+ */
+static void
+ops_record_write(void)
+{
+	const size_t nsz = RTE_MEMPOOL_OPS_NAMESIZE;
+	const struct rte_memzone *mz;
+	unsigned int i;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY ||
+	    rte_memzone_lookup(MBUFX_OPS_RECORD_MZ) != NULL)
+		return;
+	mz = rte_memzone_reserve(MBUFX_OPS_RECORD_MZ,
+				 RTE_MEMPOOL_MAX_OPS_IDX * nsz, SOCKET_ID_ANY, 0);
+	if (mz == NULL)
+		return; /* recorded meanwhile, or no memory: no check */
+	memset(mz->addr, 0, mz->len);
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		strlcpy((char *)mz->addr + i * nsz,
+			rte_mempool_ops_table.ops[i].name, nsz);
+}
+
+/* The record, once found (never freed while the primary runs). Not looked
+ * up under mbufx_zone_set_walk(), which holds the memzone read lock: a
+ * nested read lock waits behind a pending writer. */
+static const char *ops_record;
+static RTE_DEFINE_PER_LCORE(int, in_walk);
+
+static const char *
+ops_record_find(void)
+{
+	const struct rte_memzone *mz;
+
+	if (ops_record == NULL && !RTE_PER_LCORE(in_walk)) {
+		mz = rte_memzone_lookup(MBUFX_OPS_RECORD_MZ);
+		if (mz != NULL)
+			__atomic_store_n(&ops_record, mz->addr, __ATOMIC_RELEASE);
+	}
+	return __atomic_load_n(&ops_record, __ATOMIC_ACQUIRE);
+}
+
+int
+mbufx_pool_ops_check(const struct rte_mempool *mp, const char *ops_name)
+{
+	const size_t nsz = RTE_MEMPOOL_OPS_NAMESIZE;
+	const char *here = NULL, *want = ops_name, *rec;
+	int idx;
+
+	if (mp == NULL)
+		return -EINVAL;
+	idx = mp->ops_index;
+	if (idx >= 0 && (uint32_t)idx < rte_mempool_ops_table.num_ops)
+		here = rte_mempool_ops_table.ops[idx].name;
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY && idx >= 0 &&
+	    idx < RTE_MEMPOOL_MAX_OPS_IDX) {
+		rec = ops_record_find();
+		if (rec != NULL && rec[(size_t)idx * nsz] != '\0')
+			want = rec + (size_t)idx * nsz;
+	}
+	if (here != NULL && (want == NULL || strncmp(here, want, nsz) == 0))
+		return 0;
+	MBUFX_LOG(ERR, "pool %s: ops index %d is \"%s\" in this process but "
+		  "\"%.*s\" %s: this process would call another mempool driver "
+		  "on it. Processes number their mempool drivers in the order "
+		  "they register them (drivers linked into the program first, "
+		  "then -d plugins in command-line order, then the EAL plugin "
+		  "directory): load the same drivers in the same order in every "
+		  "process (doc/guides/mempool/mbufx.rst, Several processes)",
+		  mp->name, idx, here != NULL ? here : "(none)", (int)nsz,
+		  want != NULL ? want : "?",
+		  want == ops_name ? "for its zone set" : "in the primary process");
+	return -EXDEV;
+}
+
+/* Every pool of the set driven by its ops here: 0 or -EXDEV. */
+static int
+zone_set_ops_check(const struct mbufx_zone_set *zs)
+{
+	unsigned int z;
+
+	for (z = 0; z < MBUFX_ZONE_NUM; z++)
+		if (zs->pool[z] != NULL &&
+		    mbufx_pool_ops_check(zs->pool[z], zs->ops_name) != 0)
+			return -EXDEV;
+	return 0;
+}
+
 static int
 zone_enabled(const struct mbufx_zone_params *p, unsigned int z)
 {
@@ -205,6 +297,7 @@ mbufx_zone_set_create(const char *name, int socket_id,
 	if (socket_id == SOCKET_ID_ANY)
 		socket_id = (int)rte_socket_id();
 
+	ops_record_write();
 	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name);
 	rte_spinlock_lock(&zone_set_lock);
 	if (rte_memzone_lookup(mzname) != NULL) {
@@ -237,6 +330,11 @@ mbufx_zone_set_create(const char *name, int socket_id,
 			goto fail_pools;
 		}
 		zs->room[z] = p.data_room[z] - RTE_PKTMBUF_HEADROOM;
+		/* a secondary numbering its drivers unlike the primary */
+		if (mbufx_pool_ops_check(zs->pool[z], p.ops_name) != 0) {
+			ret = EXDEV;
+			goto fail_pools;
+		}
 	}
 	/* publish: lookup (lock-free, maybe from another process) sees the
 	 * memzone from the reserve on, but the set only once max_len is set */
@@ -282,6 +380,10 @@ mbufx_zone_set_lookup(const char *name)
 	/* a set still being created, or being freed, is not published */
 	if (mz == NULL || !zone_set_published(mz->addr)) {
 		rte_errno = ENOENT;
+		return NULL;
+	}
+	if (zone_set_ops_check(mz->addr) != 0) {
+		rte_errno = EXDEV;
 		return NULL;
 	}
 	return mz->addr;
@@ -385,8 +487,11 @@ mbufx_zone_set_walk(void (*fn)(const struct mbufx_zone_set *zs, void *arg),
 {
 	struct walk_arg wa = { .fn = fn, .arg = arg };
 
+	ops_record_find();
 	rte_spinlock_lock(&zone_set_lock);
+	RTE_PER_LCORE(in_walk) = 1;
 	rte_memzone_walk(walk_one, &wa);
+	RTE_PER_LCORE(in_walk) = 0;
 	rte_spinlock_unlock(&zone_set_lock);
 }
 
@@ -396,13 +501,16 @@ mbufx_zone_set_with(const char *name,
 		    void *arg)
 {
 	const struct mbufx_zone_set *zs;
+	int ret = 0;
 
 	rte_spinlock_lock(&zone_set_lock);
 	zs = mbufx_zone_set_lookup(name);
 	if (zs != NULL)
 		fn(zs, arg);
+	else
+		ret = -rte_errno;
 	rte_spinlock_unlock(&zone_set_lock);
-	return zs != NULL ? 0 : -ENOENT;
+	return ret;
 }
 
 /* ---- allocation slow paths ------------------------------------------ */

@@ -239,6 +239,8 @@ void mbufx_zone_params_init(struct mbufx_zone_params *p);
  *   - EEXIST: a zone set or one of the pools has that name already;
  *   - ENOENT: no mempool ops of that name is registered (the "mbufx"
  *     driver not loaded?);
+ *   - EXDEV: a secondary process numbers its mempool drivers unlike the
+ *     primary (see mbufx_pool_ops_check());
  *   - ENOMEM: not enough memory;
  *   - any other rte_errno of rte_pktmbuf_pool_create_by_ops().
  */
@@ -252,7 +254,9 @@ struct mbufx_zone_set *mbufx_zone_set_create(const char *name, int socket_id,
  *   Name given at creation.
  * @return
  *   The zone set, or NULL with rte_errno = ENOENT (also while the set is
- *   being created or freed by another thread) or EINVAL (NULL name).
+ *   being created or freed by another thread), EINVAL (NULL name) or EXDEV
+ *   (this process numbers its mempool drivers unlike the primary: a pool's
+ *   ops index names another driver here; see mbufx_pool_ops_check()).
  */
 struct mbufx_zone_set *mbufx_zone_set_lookup(const char *name);
 
@@ -280,6 +284,37 @@ int mbufx_zone_set_free(struct mbufx_zone_set *zs);
  */
 struct rte_mempool *mbufx_zone_set_pool(const struct mbufx_zone_set *zs,
 		enum mbufx_zone_id z);
+
+/**
+ * Check that this process drives a pool with the mempool driver it was
+ * created on: the check every library call makes where it meets a pool
+ * (zone-set create and lookup, statistics, telemetry), for PMDs and
+ * late-attach contexts to make too (mbufx_rx_create()).
+ *
+ * A pool stores only its ops index, and each process numbers its mempool
+ * drivers in the order it registers them: drivers linked into the program
+ * first, then -d plugins in command-line order, then the EAL's plugin
+ * directory. Two programs (dpdk-testpmd and dpdk-proc-info, say) may give
+ * the same index to different drivers, and a get or put through the wrong
+ * one corrupts the pool. The primary's numbering is the reference: the mbufx
+ * driver and library record it in shared memory (MBUFX_OPS_RECORD_MZ); a
+ * process whose index names another driver is refused, with a log line
+ * giving the cause and the workaround (load the same drivers in the same
+ * order in every process).
+ *
+ * @param mp
+ *   Pool.
+ * @param ops_name
+ *   The ops the pool must be on (a zone set's ops name), or NULL to check
+ *   against the primary's record only (any ops).
+ * @return
+ *   0 when the pool's ops index names ops_name (or, in a secondary process,
+ *   the driver the primary numbers so) in this process; -EINVAL for a NULL
+ *   mp; -EXDEV when it names another driver, or none. Pools of a primary
+ *   that recorded nothing (neither the mbufx driver nor the library ever
+ *   created a pool there) are checked against ops_name only.
+ */
+int mbufx_pool_ops_check(const struct rte_mempool *mp, const char *ops_name);
 
 /**
  * Check that every zone is full again (every mbuf returned): the leak
