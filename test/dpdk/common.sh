@@ -86,3 +86,34 @@ fail() {
     fi
     exit 1
 }
+
+# Interactive testpmd fed through a FIFO on fd 3, its line-buffered output in
+# $log, its pid in $pid (the caller's variables):
+# wait_for PATTERN COUNT SECONDS: until PATTERN occurs COUNT times in $log.
+wait_for() {
+    t=0
+    while [ "$(grep -c -- "$1" "$log" || true)" -lt "$2" ]; do
+        kill -0 "$pid" 2>/dev/null || fail "testpmd died waiting for '$1'" "$log"
+        [ $t -lt $(($3 * 5)) ] || fail "timeout waiting for '$1'" "$log"
+        sleep 0.2
+        t=$((t + 1))
+    done
+}
+
+# send COMMAND: one line to testpmd.
+send() {
+    echo "$1" >&3
+}
+
+# wait_exit PID SECONDS: until PID is gone (fail after SECONDS); its status.
+wait_exit() {
+    t=0
+    while kill -0 "$1" 2>/dev/null; do
+        [ $t -lt $(($2 * 5)) ] || fail "pid $1 did not exit" "${log:-}"
+        sleep 0.2
+        t=$((t + 1))
+    done
+    rc=0
+    wait "$1" || rc=$?
+    return $rc
+}

@@ -83,21 +83,6 @@ pid=$!
 dpdk_track $pid
 exec 3>"$WORK/in"
 
-# wait_for PATTERN COUNT SECONDS: until PATTERN occurs COUNT times in the log.
-wait_for() {
-    t=0
-    while [ "$(grep -c -- "$1" "$log" || true)" -lt "$2" ]; do
-        kill -0 $pid 2>/dev/null || fail "testpmd died waiting for '$1'" "$log"
-        [ $t -lt $(($3 * 5)) ] || fail "timeout waiting for '$1'" "$log"
-        sleep 0.2
-        t=$((t + 1))
-    done
-}
-
-send() {
-    echo "$1" >&3
-}
-
 wait_for "testpmd> " 1 120
 grep -q "preferred mempool ops selected: mbufx" "$log" ||
     fail "testpmd did not select the mbufx ops" "$log"
