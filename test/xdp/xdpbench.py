@@ -320,6 +320,7 @@ def report(res, jumbo, reps, seconds, notes):
 
 def demo(build, seconds):
     """Host A's ping and UDP routed by mbufx-l3fwd over AF_XDP, live."""
+    from xdpnet import HOST_A, udp_socket
     env = Env(build, 'xdpdemo')
     try:
         pmd = Pmd('mbufx_xdp', build)
@@ -327,19 +328,47 @@ def demo(build, seconds):
         topo = Topo(mtu=9000)
         try:
             r = l3fwd(env, topo, pmd, jumbo=True, extra=['-T', '1'])
-            print('mbufx-l3fwd routes 198.18.0.0/24 <-> 198.18.1.0/24 between two '
-                  'net_mbufx_xdp ports (netns %s)' % topo.ns['R'])
+            print('netns %s (host A, %s) --veth-- netns %s: mbufx-l3fwd on net_mbufx_xdp0/1 '
+                  '--veth-- netns %s (host B, %s)' % (topo.ns['A'], HOST_A, topo.ns['R'],
+                                                      topo.ns['B'], HOST_B))
+            shown = 0
+            ua, ub = udp_socket(topo, 'A', 5001), udp_socket(topo, 'B', 5002)
+            ub.settimeout(0.5)
             end = time.time() + seconds
-            sizes = (56, 1472, 8972)
             i = 0
-            while time.time() < end:
-                size = sizes[i % len(sizes)]
-                n = topo.ping('A', HOST_B, count=20, size=size, interval=0.01)
-                print('  host A: ping -s %d %s: %d/20 replies' % (size, HOST_B, n), flush=True)
-                i += 1
+            try:
+                while time.time() < end:
+                    pings = []
+                    for size in (56, 1472, 8972):
+                        pings.append('%d B %d/10' % (size, topo.ping('A', HOST_B, count=10,
+                                                                     size=size,
+                                                                     interval=0.01)))
+                    sent = got = 0
+                    for _ in range(200):
+                        ua.sendto(b'x' * 1400, (HOST_B, 5002))
+                        sent += 1
+                    try:
+                        while got < sent:
+                            ub.recvfrom(2048)
+                            got += 1
+                    except OSError:
+                        pass
+                    print('  host A -> %s: ping %s; UDP 1400 B %d/%d datagrams' %
+                          (HOST_B, ', '.join(pings), got, sent), flush=True)
+                    log = r.log()
+                    for line in log[shown:].splitlines():
+                        if line.startswith('['):
+                            print('  l3fwd ' + line.strip(), flush=True)
+                    shown = len(log)
+                    i += 1
+            finally:
+                ua.close()
+                ub.close()
             s = finish_l3fwd(r)
-            print(r.log()[r.log().find('=== summary'):][:1500])
-            print('demo: %d packets routed, no mbuf leaked' % s['rx_pkts'])
+            log = r.log()
+            print(log[log.find('=== summary'):log.find('routes (')].rstrip())
+            print('demo: %d packets routed over AF_XDP, every mbuf back in its zone' %
+                  s['rx_pkts'])
         finally:
             topo.close()
     finally:
