@@ -12,7 +12,11 @@
 #   testpmd txonly on       veth    testpmd io / rxonly     veth   kernel (drops:
 #   net_af_packet (lcore 0) =====>  2 AF_XDP ports (lcore 1) ====>  not its MAC)
 #
-# Interleaved repetitions (MBUFX_BENCH_REPS, default 3 here: every run sets
+# MBUFX_BENCH_RT=1 runs the router under SCHED_FIFO (chrt -f 50): without it,
+# on a shared machine testpmd charges every preemption of the forwarding
+# loop to the next iteration that finds packets, and cycles per packet
+# measure the load, not the driver. Interleaved repetitions
+# (MBUFX_BENCH_REPS, default 3 here: every run sets
 # up a topology), MBUFX_XDP_SECONDS (2) per window, medians; about three
 # minutes. Writes $MBUFX_BENCH_OUT/xdp.json (default bench-results/), which
 # bench-report.py turns into a section of RESULTS.md. Skips (exit 0 with a

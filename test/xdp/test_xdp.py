@@ -282,7 +282,7 @@ class Testpmd(Router):
     through stdbuf, so that each command's answer can be waited for)."""
 
     def __init__(self, env, topo, pmd, args, mem=384, extra_eal=(), vdev_kw=None,
-                 name='testpmd', pool='mbufx'):
+                 name='testpmd', pool='mbufx', prefix=()):
         import shutil
         import subprocess
         self.env, self.topo, self.pmd, self.name = env, topo, pmd, name
@@ -297,7 +297,7 @@ class Testpmd(Router):
             e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
         pool_args = ['-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx'] \
             if pool == 'mbufx' else []
-        self.cmd = (topo.exec_args('R') + ['stdbuf', '-oL', '-eL', testpmd] +
+        self.cmd = (topo.exec_args('R') + list(prefix) + ['stdbuf', '-oL', '-eL', testpmd] +
                     env.eal('0,1', mem) + list(extra_eal) + pool_args + pmd.eal_args() +
                     vdevs + ['--', '-i', '--total-num-mbufs=8192', '--nb-cores=1',
                              '--eth-peer=0,%s' % topo.mac['A'],

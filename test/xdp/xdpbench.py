@@ -126,7 +126,12 @@ def one_run(env, topo, kind, pool, size, seconds, tsc):
     args = ['--record-core-cycles', '--eth-peer=1,02:00:00:00:00:01']
     if size > 2048:
         args += ['--max-pkt-len=9018', '--enable-scatter']
-    tp = Testpmd(env, topo, pmd, args, pool=pool,
+    # MBUFX_BENCH_RT=1: the router under SCHED_FIFO, so that other jobs do
+    # not preempt the forwarding loop (testpmd charges a preemption to the
+    # next iteration that finds packets: cycles/packet then measure the
+    # machine's load, not the PMD)
+    rt = ['chrt', '-f', '50'] if os.environ.get('MBUFX_BENCH_RT') == '1' else []
+    tp = Testpmd(env, topo, pmd, args, pool=pool, prefix=rt,
                  name='%s_%s_%d_%d' % (kind, pool, size, env.nrun))
     try:
         tp.ready()
