@@ -316,6 +316,10 @@ def report(res, jumbo, reps, seconds, notes):
                     'cycles': 'testpmd --record-core-cycles: TSC cycles of the forwarding '
                               'iterations that received packets, per packet (a preempted '
                               'iteration counts its wall time: shared machine)',
+                    'scheduling': ('router under SCHED_FIFO (MBUFX_BENCH_RT=1)'
+                                   if os.environ.get('MBUFX_BENCH_RT') == '1' else
+                                   'normal (set MBUFX_BENCH_RT=1 for SCHED_FIFO: preemption '
+                                   'otherwise inflates cycles/packet)'),
                     'kernel side': 'copy mode on veth: the copy into the UMEM runs in the '
                                    'sender\'s softirq (generator CPU), Tx copies inside the '
                                    'router\'s sendto() kick; both are in "kernel cycles"',
