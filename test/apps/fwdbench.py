@@ -120,6 +120,29 @@ def retried(fn, *args, **kw):
             time.sleep(1)
 
 
+def start_generator(env, testpmd, caps, case, fwd, name, s0, s1, log, wait_s=10):
+    """Once the forwarder fwd has created its vhost-user sockets s0 and s1,
+    start dpdk-testpmd as the generator: io forwarding, one lcore, the
+    capture of case replayed forever into virtio-user port 1 (to s0), frames
+    counted on port 2 (from s1) and freed; mbufx pool of 16384 mbufs."""
+    for _ in range(int(wait_s / 0.05)):
+        if (os.path.exists(s0) and os.path.exists(s1)) or fwd.poll() is not None:
+            break
+        time.sleep(0.05)
+    if not os.path.exists(s1):
+        raise Fail('%s did not create its vhost sockets:\n%s' % (name, env.log(fwd)[-3000:]))
+    gen_args = ['--forward-mode=io', '--port-topology=chained', '--stats-period=1',
+                '--total-num-mbufs=16384', '--nb-cores=1', '--no-flush-rx']
+    if case == '9000':
+        gen_args += ['--mbuf-size=9344', '--max-pkt-len=9018']
+    return env.start([testpmd] + env.eal('0,1', 420, huge=True, shared=True) + [
+        '--main-lcore', '1',
+        '--vdev', 'net_pcap0,rx_pcap=%s,infinite_rx=1' % caps[case],
+        '--vdev', 'net_virtio_user0,path=%s' % s0, '--vdev', 'net_virtio_user1,path=%s' % s1,
+        '-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx', '--'] + gen_args,
+        env=env.testpmd_env(), log=log, ignore_sigpipe=True)
+
+
 def run_vhost(env, caps, case, pool, seconds, stop_first='testpmd', live=None):
     """One run on the vhost pair; returns a result dict."""
     started = len(env.procs)
@@ -146,22 +169,8 @@ def vhost_once(env, caps, case, pool, seconds, stop_first, live):
         '--vdev', 'net_vhost1,iface=%s,queues=1' % s1,
         '--', '-p', '3', '-T', '1', '--link-wait', '30', '--summary', sj] +
         l3fwd_pool_args(pool, jumbo), log=tag + '_l3fwd.log')
-    for _ in range(200):
-        if os.path.exists(s1) or fwd.poll() is not None:
-            break
-        time.sleep(0.05)
-    if not os.path.exists(s1):
-        raise Fail('mbufx-l3fwd did not create its vhost sockets:\n%s' % env.log(fwd)[-3000:])
-    gen_args = ['--forward-mode=io', '--port-topology=chained', '--stats-period=1',
-                '--total-num-mbufs=16384', '--nb-cores=1', '--no-flush-rx']
-    if jumbo:
-        gen_args += ['--mbuf-size=9344', '--max-pkt-len=9018']
-    gen = env.start([testpmd] + env.eal('0,1', 420, huge=True, shared=True) + [
-        '--main-lcore', '1',
-        '--vdev', 'net_pcap0,rx_pcap=%s,infinite_rx=1' % caps[case],
-        '--vdev', 'net_virtio_user0,path=%s' % s0, '--vdev', 'net_virtio_user1,path=%s' % s1,
-        '-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx', '--'] + gen_args,
-        env=env.testpmd_env(), log=tag + '_testpmd.log', ignore_sigpipe=True)
+    gen = start_generator(env, testpmd, caps, case, fwd, 'mbufx-l3fwd', s0, s1,
+                          tag + '_testpmd.log')
     follow = Follower(fwd.logfile.name, live) if live else None
     t_end = None
     deadline = time.time() + seconds + 40
@@ -352,6 +361,14 @@ def row(case, metric, better, a_runs, b_runs, base, target=None, note=None):
     return r
 
 
+def write_doc(out, doc):
+    """Write a benchmark's JSON document (the schema of bench-report.py)."""
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, 'w') as f:
+        json.dump(doc, f, indent=1)
+    print('wrote %s' % out)
+
+
 def bench(build, out, reps, seconds, vhost_seconds):
     env = Env(build, 'bench')
     rows = []
@@ -435,10 +452,7 @@ def bench(build, out, reps, seconds, vhost_seconds):
                                 '2K chains (as stock l3fwd)',
                        'cycles': 'rte_rdtsc() over loop iterations that had work, per packet'},
                'rows': rows}
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        with open(out, 'w') as f:
-            json.dump(doc, f, indent=1)
-        print('wrote %s' % out)
+        write_doc(out, doc)
         return 0
     except Fail as e:
         print('bench: FAILED: %s' % e)
