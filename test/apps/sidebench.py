@@ -36,6 +36,10 @@ least 0.97 of a CPU (nothing else on the machine took their core). Per size
 and forwarder: the median of all samples, and the median over clean samples
 with their count; the ratios of both against stock l3fwd.
 
+MBUFX_BENCH_RT=1 runs the forwarder under SCHED_FIFO (chrt -f 50), so that
+other jobs on a shared machine do not take its core (the generator stays at
+normal priority: its stats thread shares the forwarder's core).
+
     sidebench.py BUILD_DIR --out FILE.json [--reps N] [--seconds S] [--sizes ...]
 """
 
@@ -84,14 +88,21 @@ TXDROP_RE = re.compile(r'Forward statistics for port 1\s.*?TX-dropped:\s+(\d+)\s
                        r'TX-total:\s+(\d+)', re.S)
 
 
+def rt_prefix():
+    """chrt -f 50 under MBUFX_BENCH_RT=1, else nothing."""
+    if os.environ.get('MBUFX_BENCH_RT') == '1' and shutil.which('chrt'):
+        return ['chrt', '-f', '50']
+    return []
+
+
 def fwd_cmd(env, kind, stock, s0, s1, jumbo):
     vdev = ['--vdev', 'net_vhost0,iface=%s,queues=1' % s0,
             '--vdev', 'net_vhost1,iface=%s,queues=1' % s1]
     mtu = ['--max-pkt-len', '9018'] if jumbo else []
     if kind == 'mbufx-l3fwd':
-        return [env.l3fwd] + env.eal('1', 320, huge=True) + vdev + [
+        return rt_prefix() + [env.l3fwd] + env.eal('1', 320, huge=True) + vdev + [
             '--', '-p', '3', '-T', '1', '--link-wait', '30'] + MBUFX_POOL + mtu, None
-    cmd = [stock] + env.eal('1', 320, huge=True) + vdev
+    cmd = rt_prefix() + [stock] + env.eal('1', 320, huge=True) + vdev
     extra = None
     if kind == 'l3fwd+mbufx':
         cmd += ['-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx']
@@ -264,6 +275,8 @@ def bench(build, out, reps, seconds, sizes):
                                   'check, never verifies the header checksum',
                    'mbufx-l3fwd': 'LPM, RFC 1812 checks (version, IHL, lengths, header '
                                   'checksum in software, TTL, martians), drops counted',
+                   'scheduling': 'forwarder SCHED_FIFO 50 (MBUFX_BENCH_RT=1)'
+                                 if rt_prefix() else 'normal priority, sharing the machine',
                    'clean sample': 'generator and forwarder both >= %.2f CPU in that second '
                                    '(/proc/<pid>/stat)' % CLEAN,
                    'sizes': 'on the wire with CRC; IMIX 7:4:1 of 64/594/1518 B'},
