@@ -509,7 +509,7 @@ def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
 
 
 def case_bad_args(env):
-    """Bad parameters: no or missing interface, queue out of range, bad mode: clear error, no leak."""
+    """Bad parameters (interface, queues, mode): a clear error, no port, no leak."""
     pmd = Pmd('mbufx_xdp', env.build)
     pmd.require()
     topo = Topo(mtu=1500)
@@ -532,7 +532,7 @@ def case_bad_args(env):
 
 
 def case_bad_pool(env):
-    """Pools the port must refuse (two address ranges, external buffers, small rooms, MTU)."""
+    """Pools it must refuse (two ranges, anonymous memory, external buffers, small room, MTU)."""
     pmd = Pmd('mbufx_xdp', env.build)
     pmd.require()
     tool = os.path.join(env.build, 'test', 'xdp', 'mbufx-xdp-pool-check')
@@ -552,6 +552,15 @@ def case_bad_pool(env):
         check(re.search(r'separate\s+address ranges|one range', out),
               'no reason given for the split pool:\n%s', out[-3000:])
         check(not topo.xdp_attached('R0'), 'an XDP program is left on %s', topo.ifs['R0'])
+        # an unmodified program's pool outside EAL memory (anonymous mmap,
+        # one chunk per 4 KiB page in IOVA-as-PA mode): refused, no port
+        tp = Testpmd(env, topo, pmd, ['--mp-alloc=anon'], extra_eal=['--iova-mode=pa'],
+                     name='anon', pool='ring')
+        tp.wait_for('testpmd> ', timeout=30)
+        log = tp.log()
+        check('Port 0: ' not in log and re.search(r'memory segment list|separate', log),
+              'an anonymous pool of many chunks was accepted:\n%s', log[-3000:])
+        tp.quit()
         # testpmd: an MTU above what the pool takes, asked at run time:
         # refused, and the port still forwards afterwards
         topo.set_mtu(9000)
