@@ -19,6 +19,7 @@ net_mbufx_xdp and skip (77) while drivers/net/mbufx_xdp is not built.
     test_xdp.py BUILD_DIR CASE...
 """
 
+import contextlib
 import os
 import re
 import signal
@@ -73,6 +74,28 @@ def udp_sum_ok(frame):
 T0 = time.time()
 
 
+@contextlib.contextmanager
+def kernel_setup(env, kind, mtu):
+    """The PMD of a case (skips when it is not there) and a fresh topology
+    (xdpnet.Topo), removed whatever happens."""
+    pmd = Pmd(kind, env.build)
+    pmd.require()
+    topo = Topo(mtu=mtu)
+    try:
+        yield pmd, topo
+    finally:
+        topo.close()
+
+
+def run_env(env, pmd):
+    """Environment of a DPDK program run here: the mempool plugin's and the
+    PMD's build directories searched first (plugins loaded by file name)."""
+    e = env.testpmd_env()
+    if pmd.ld_path():
+        e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
+    return e
+
+
 def trace(msg):
     """A time-stamped progress line (shown by meson when a case fails)."""
     print('[%6.2fs] %s' % (time.time() - T0, msg), flush=True)
@@ -86,9 +109,7 @@ class Router:
         self.env, self.topo, self.pmd, self.name = env, topo, pmd, name
         kw = vdev_kw or {}
         vdevs = pmd.vdev(0, topo.ifs['R0'], **kw) + pmd.vdev(1, topo.ifs['R1'], **kw)
-        e = env.testpmd_env()
-        if pmd.ld_path():
-            e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
+        e = run_env(env, pmd)
         self.cmd = (topo.exec_args('R') + [app] + env.eal(lcores, mem) + list(extra_eal) +
                     pmd.eal_args() + vdevs + ['--'] + app_args)
         self.proc = env.start(self.cmd, env=e, log=name + '.log')
@@ -243,10 +264,7 @@ def kernel_traffic(env, topo, r, sizes, ping_sizes, udp_sizes):
 
 def case_l3fwd_kernel(env, kind='mbufx_xdp'):
     """mbufx-l3fwd on two net_mbufx_xdp ports: ping, UDP, raw 60..9014 B frames, byte for byte."""
-    pmd = Pmd(kind, env.build)
-    pmd.require()
-    topo = Topo(mtu=9000)
-    try:
+    with kernel_setup(env, kind, 9000) as (pmd, topo):
         r = l3fwd(env, topo, pmd, jumbo=True)
         n = kernel_traffic(env, topo, r, JUMBO_SIZES, (56, 1472, 3000, 8972),
                            (1, 100, 1472, 3000, 8972, 20000))
@@ -254,16 +272,11 @@ def case_l3fwd_kernel(env, kind='mbufx_xdp'):
         check(s['rx_pkts'] >= n, 'l3fwd received %d packets, %d sent', s['rx_pkts'], n)
         bad = {k: v for k, v in s['drops'].items() if v}
         check(not bad, 'drops %s', bad)
-    finally:
-        topo.close()
 
 
 def case_stock_l3fwd_kernel(env):
     """Reference: mbufx-l3fwd on DPDK's net_af_xdp, MTU 1500 (its limit is ~3.5 KB)."""
-    pmd = Pmd('af_xdp', env.build)
-    pmd.require()
-    topo = Topo(mtu=1500)
-    try:
+    with kernel_setup(env, 'af_xdp', 1500) as (pmd, topo):
         r = l3fwd(env, topo, pmd, jumbo=False)
         n = kernel_traffic(env, topo, r, STD_SIZES, (56, 1472), (1, 100, 1472, 4000))
         # net_af_xdp keeps its fill-ring mbufs at close (DPDK 22.11): the
@@ -272,8 +285,6 @@ def case_stock_l3fwd_kernel(env):
         out = s['zones'][0]['pkt']['in_use']
         print('net_af_xdp left %d packet mbufs out at exit (its fill rings)' % out)
         check(s['rx_pkts'] >= n, 'l3fwd received %d packets, %d sent', s['rx_pkts'], n)
-    finally:
-        topo.close()
 
 
 class Testpmd(Router):
@@ -292,9 +303,7 @@ class Testpmd(Router):
         kw = vdev_kw or {}
         vdevs = pmd.vdev(0, topo.ifs['R0'], **kw) + pmd.vdev(1, topo.ifs['R1'], **kw)
         e = dict(os.environ)
-        e.update(env.testpmd_env())
-        if pmd.ld_path():
-            e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
+        e.update(run_env(env, pmd))
         pool_args = ['-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx'] \
             if pool == 'mbufx' else []
         self.cmd = (topo.exec_args('R') + list(prefix) + ['stdbuf', '-oL', '-eL', testpmd] +
@@ -405,10 +414,7 @@ def mode_traffic(topo, frames, timeout=3.0):
 def testpmd_modes(env, kind, sizes, tp_args, mtu):
     """io, mac, csum, rxonly and txonly on the same traffic; returns the
     pools' in-use counts after close."""
-    pmd = Pmd(kind, env.build)
-    pmd.require()
-    topo = Topo(mtu=mtu)
-    try:
+    with kernel_setup(env, kind, mtu) as (pmd, topo):
         tp = Testpmd(env, topo, pmd, tp_args).ready()
         frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(sizes)]
         # io: forwarded unchanged
@@ -471,8 +477,6 @@ def testpmd_modes(env, kind, sizes, tp_args, mtu):
         in_use = tp.pools_in_use()
         tp.quit()
         return in_use
-    finally:
-        topo.close()
 
 
 def case_testpmd_modes(env):
@@ -495,10 +499,7 @@ def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
     cmd = (topo.exec_args('R') + [env.l3fwd] + env.eal('0', 256) + pmd.eal_args() +
            ['--vdev', '%s0,%s' % (pmd.drv, vdev0)] + pmd.vdev(1, topo.ifs['R1']) +
            ['--', '-p', '3', '-T', '0', '--run-time', '1', '--link-wait', '1'] + list(args))
-    e = env.testpmd_env()
-    if pmd.ld_path():
-        e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
-    rc, out = env.run(cmd, timeout=60, env=e, expect_rc=None)
+    rc, out = env.run(cmd, timeout=60, env=run_env(env, pmd), expect_rc=None)
     check(rc in rc_ok, '%s: exit %d (expected %s):\n%s', what, rc, rc_ok, out[-3000:])
     for x in expect:
         check(x.lower() in out.lower(), '%s: no %r in the output:\n%s', what, x, out[-3000:])
@@ -510,10 +511,7 @@ def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
 
 def case_bad_args(env):
     """Bad parameters (interface, queues, mode): a clear error, no port, no leak."""
-    pmd = Pmd('mbufx_xdp', env.build)
-    pmd.require()
-    topo = Topo(mtu=1500)
-    try:
+    with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
         r0 = topo.ifs['R0']
         dies_cleanly(env, topo, pmd, 'start_queue=0', ['iface'], 'no iface')
         dies_cleanly(env, topo, pmd, 'iface=mbxnosuch%d' % os.getpid(),
@@ -527,21 +525,15 @@ def case_bad_args(env):
         # the veth offers copy mode only: zero-copy must be refused, not faked
         dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['zero'], 'mode=zc on veth')
         check(not topo.xdp_attached('R0'), 'an XDP program is left on %s', r0)
-    finally:
-        topo.close()
 
 
 def case_bad_pool(env):
     """Pools it must refuse (two ranges, anonymous memory, external buffers, small room, MTU)."""
-    pmd = Pmd('mbufx_xdp', env.build)
-    pmd.require()
     tool = os.path.join(env.build, 'test', 'xdp', 'mbufx-xdp-pool-check')
     if not os.access(tool, os.X_OK):
         raise Skip('%s is not built' % tool)
-    topo = Topo(mtu=1500)
-    try:
-        e = env.testpmd_env()
-        e['LD_LIBRARY_PATH'] = pmd.ld_path() + ':' + e['LD_LIBRARY_PATH']
+    with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
+        e = run_env(env, pmd)
         cmd = (topo.exec_args('R') + [tool] + env.eal('0', 256) + pmd.eal_args() +
                pmd.vdev(0, topo.ifs['R0']))
         rc, out = env.run(cmd, timeout=60, env=e, expect_rc=None)
@@ -578,17 +570,12 @@ def case_bad_pool(env):
         in_use = tp.pools_in_use()
         tp.quit()
         check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
-    finally:
-        topo.close()
 
 
 def case_malformed(env, kind='mbufx_xdp'):
     """Malformed and truncated frames from a host: counted drops by reason, good frames pass."""
     import test_l3fwd
-    pmd = Pmd(kind, env.build)
-    pmd.require()
-    topo = Topo(mtu=3000)
-    try:
+    with kernel_setup(env, kind, 3000) as (pmd, topo):
         r = l3fwd(env, topo, pmd, jumbo=False)
         cases = [(f, why) for f, why in test_l3fwd.malformed_frames()
                  if len(f) >= 14 and len(f) <= 1514]
@@ -629,8 +616,6 @@ def case_malformed(env, kind='mbufx_xdp'):
         check(drops == want, 'drops by reason %s, expected %s', drops, want)
         check(pstats['rx_pkts'] == len(frames) - early, 'port 0 received %d of %d',
               pstats['rx_pkts'], len(frames) - early)
-    finally:
-        topo.close()
 
 
 class Blaster(threading.Thread):
@@ -681,11 +666,8 @@ def flows(topo, timeout=4.0):
 
 def case_link_flap(env, kind='mbufx_xdp'):
     """Link down/up on both sides of the router under traffic: forwarding resumes, no leak."""
-    pmd = Pmd(kind, env.build)
-    pmd.require()
     mtu = 9000 if kind == 'mbufx_xdp' else 1500
-    topo = Topo(mtu=mtu)
-    try:
+    with kernel_setup(env, kind, mtu) as (pmd, topo):
         r = l3fwd(env, topo, pmd, jumbo=kind == 'mbufx_xdp')
         sizes = JUMBO_SIZES if kind == 'mbufx_xdp' else STD_SIZES
         bl = Blaster(topo, [udp_frame(topo, s, ident=i) for i, s in enumerate(sizes)])
@@ -707,8 +689,6 @@ def case_link_flap(env, kind='mbufx_xdp'):
         check(topo.ping('A', HOST_B, count=2) == 2, 'ping after the link flaps')
         s = finish_l3fwd(r, expect_rc=0 if kind == 'mbufx_xdp' else 2)
         check(s['rx_pkts'] > 500, 'l3fwd received %d frames', s['rx_pkts'])
-    finally:
-        topo.close()
 
 
 def host_routes(topo, host):
@@ -721,11 +701,8 @@ def host_routes(topo, host):
 
 def case_stop_start(env, kind='mbufx_xdp'):
     """testpmd under traffic: stop/start, port stop/start, queue re-setup; no mbuf out at close."""
-    pmd = Pmd(kind, env.build)
-    pmd.require()
     jumbo = kind == 'mbufx_xdp'
-    topo = Topo(mtu=9000 if jumbo else 1500)
-    try:
+    with kernel_setup(env, kind, 9000 if jumbo else 1500) as (pmd, topo):
         tp = Testpmd(env, topo, pmd, ['--max-pkt-len=9018', '--enable-scatter']
                      if jumbo else []).ready()
         sizes = JUMBO_SIZES if jumbo else STD_SIZES
@@ -764,8 +741,6 @@ def case_stop_start(env, kind='mbufx_xdp'):
             check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
         else:
             print('net_af_xdp: mbufs still out after close: %s' % in_use)
-    finally:
-        topo.close()
 
 
 def case_stock_malformed(env):
