@@ -496,7 +496,7 @@ def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
     """mbufx-l3fwd with port 0 = vdev0 (a parameter string) must stop with a
     clear message (each of expect, case-insensitive) and exit 1: no crash, no
     leak audit failure, no port forwarding."""
-    cmd = (topo.exec_args('R') + [env.l3fwd] + env.eal('0', 256) + pmd.eal_args() +
+    cmd = (topo.exec_args('R') + [env.l3fwd] + env.eal('0', 128) + pmd.eal_args() +
            ['--vdev', '%s0,%s' % (pmd.drv, vdev0)] + pmd.vdev(1, topo.ifs['R1']) +
            ['--', '-p', '3', '-T', '0', '--run-time', '1', '--link-wait', '1'] + list(args))
     rc, out = env.run(cmd, timeout=60, env=run_env(env, pmd), expect_rc=None)
