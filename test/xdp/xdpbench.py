@@ -43,7 +43,11 @@ sys.path.insert(0, os.path.join(HERE, '..', 'apps'))
 
 from apptest import Env, Fail, Skip  # noqa: E402
 from xdpnet import HOST_B, Pmd, Topo  # noqa: E402
+import test_xdp  # noqa: E402
 from test_xdp import Testpmd, l3fwd, finish_l3fwd  # noqa: E402
+
+# the tests' progress trace (every testpmd command) is noise here
+test_xdp.trace = lambda msg: None
 
 HZ = os.sysconf('SC_CLK_TCK')
 
