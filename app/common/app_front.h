@@ -34,6 +34,23 @@
 /** app_replace_front() flag: always chain a new header mbuf. */
 #define APP_FRONT_CHAIN 1u
 
+/**
+ * Make the first @p len bytes of @p *mp (at most its length) private and
+ * contiguous when its first segment is shared: a clone, or a buffer with
+ * other references (what a PMD never delivers, but a ring port fed by
+ * another stage of the same process may). The rewrites in place that follow
+ * (MACs, TTL, checksum) then never reach bytes another reference sees. A
+ * private first segment costs one test.
+ * @return 0, or -1 when no mbuf was available (packet unchanged).
+ */
+static __rte_always_inline int
+app_own_front(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len)
+{
+	if (likely(mbufx_seg_writable(*mp)))
+		return 0;
+	return mbufx_unshare_hdr(zs, mp, RTE_MIN(len, (*mp)->pkt_len)) == NULL ? -1 : 0;
+}
+
 /** Chain a fresh header-zone mbuf of @p len bytes in front of @p *mp. */
 void *app_front_chain(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len);
 

@@ -33,6 +33,7 @@
 enum l2fwd_drop {
 	L2FWD_DROP_VLAN = APP_DROP_COMMON_MAX,	/**< no header mbuf for a tag */
 	L2FWD_DROP_RUNT,			/**< shorter than an Ethernet header */
+	L2FWD_DROP_SHARED,	/**< no mbuf to make a shared frame's MACs private */
 	L2FWD_DROP_MAX,
 };
 

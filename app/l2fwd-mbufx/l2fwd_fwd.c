@@ -98,6 +98,11 @@ l2fwd_one(struct l2fwd_ctx *c, const struct l2fwd_rx *rx, struct rte_mbuf *m,
 		}
 	}
 	if (c->mac_updating) {
+		/* a shared frame (fuzz_fwd feeds clones) is never written */
+		if (unlikely(app_own_front(rx->zs, &m, RTE_ETHER_HDR_LEN) < 0)) {
+			reason = L2FWD_DROP_SHARED;
+			goto dropped;
+		}
 		eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 		eth->dst_addr.addr_bytes[0] = RTE_ETHER_LOCAL_ADMIN_ADDR;
 		memset(&eth->dst_addr.addr_bytes[1], 0, 4);

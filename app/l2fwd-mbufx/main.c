@@ -34,6 +34,7 @@ struct l2fwd_conf l2fwd;
 static const char *const drop_names[] = {
 	[L2FWD_DROP_VLAN - APP_DROP_COMMON_MAX] = "vlan_nombuf",
 	[L2FWD_DROP_RUNT - APP_DROP_COMMON_MAX] = "runt",
+	[L2FWD_DROP_SHARED - APP_DROP_COMMON_MAX] = "shared_nombuf",
 };
 
 enum {

@@ -210,6 +210,13 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 		reason = L3FWD_DROP_RUNT;
 		goto dropped;
 	}
+	/* the TTL and MACs are rewritten in place: never in a shared packet
+	 * (fuzz_fwd feeds clones); Ethernet + the longest IPv4 header */
+	if (unlikely(app_own_front(rx->zs, mp, RTE_ETHER_HDR_LEN + 15 * 4) < 0)) {
+		reason = L3FWD_DROP_SHARED;
+		goto dropped;
+	}
+	m = *mp;
 	if (rx->sw_ptype) {
 		/* what app_ptype_parse() would say, without building a ptype */
 		const rte_be16_t et = rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->ether_type;

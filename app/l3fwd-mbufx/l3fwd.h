@@ -70,6 +70,7 @@ enum l3fwd_drop {
 	L3FWD_DROP_NO_ROUTE,	/**< no matching rule */
 	L3FWD_DROP_ENCAP,	/**< no header mbuf for the encapsulation */
 	L3FWD_DROP_FANOUT,	/**< no mbufs for the multicast copies */
+	L3FWD_DROP_SHARED,	/**< no mbuf to make a shared packet's headers private */
 	L3FWD_DROP_MAX,
 };
 

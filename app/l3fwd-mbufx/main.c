@@ -50,6 +50,7 @@ static const char *const drop_names[] = {
 	[L3FWD_DROP_NO_ROUTE - APP_DROP_COMMON_MAX] = "no_route",
 	[L3FWD_DROP_ENCAP - APP_DROP_COMMON_MAX] = "encap_nombuf",
 	[L3FWD_DROP_FANOUT - APP_DROP_COMMON_MAX] = "fanout_nombuf",
+	[L3FWD_DROP_SHARED - APP_DROP_COMMON_MAX] = "shared_nombuf",
 };
 
 static struct {

@@ -173,7 +173,8 @@ copy_build(struct rte_mbuf *m, struct rte_mbuf *h, uint32_t c,
 	struct rte_mbuf *s = first, *tail = h;
 	unsigned int j = 0;
 
-	h->data_off = (uint16_t)(h->buf_len - c);
+	/* even: the copied headers stay 2-byte aligned (rte_ether_hdr) */
+	h->data_off = (uint16_t)((h->buf_len - c) & ~1u);
 	h->data_len = (uint16_t)c;
 	mbufx_copy_front(rte_pktmbuf_mtod(h, uint8_t *), m, c);
 	__mbufx_copy_metadata(h, m);

@@ -192,7 +192,8 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 			return NULL;
 		}
 		if (rte_pktmbuf_tailroom(m) < need) {
-			off = (uint16_t)(m->buf_len - len);
+			/* even: headers stay 2-byte aligned (rte_ether_hdr) */
+			off = (uint16_t)((m->buf_len - len) & ~1u);
 			memmove((uint8_t *)m->buf_addr + off,
 				rte_pktmbuf_mtod(m, void *), m->data_len);
 			m->data_off = off;
@@ -231,7 +232,7 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 		return NULL;
 	}
 	MBUFX_ZONE_STAT_ADD(zs, alloc[zid], 1);
-	h->data_off = (uint16_t)(h->buf_len - len);
+	h->data_off = (uint16_t)((h->buf_len - len) & ~1u);	/* 2-byte aligned */
 	h->data_len = (uint16_t)len;
 	mbufx_copy_front(rte_pktmbuf_mtod(h, uint8_t *), m, len);
 	__mbufx_copy_metadata(h, m);

@@ -43,7 +43,10 @@
  * dynamic fields and the application private area (min of both sizes).
  *
  * Header mbufs the library allocates keep their bytes at the end of the
- * buffer, so that all their free space is leading space for later prepends.
+ * buffer, so that all their free space is leading space for later prepends
+ * (pullup, unshare_hdr and fan-out start them at an even offset, one byte
+ * before the end when the length is odd, so that headers stay 2-byte
+ * aligned as rte_ether_hdr requires).
  *
  * Thread safety: the calls operate on packets owned by the caller; several
  * lcores may work on different packets that share data (clones) at the same
