@@ -17,7 +17,10 @@
  *   fields a PMD fills, also for mbufs that were used, chained and freed;
  * - an exhausted pool gives partial refills, counted; return gives back
  *   exactly the buffers; every pool is full at the end;
- * - every documented errno of the control path.
+ * - every documented errno of the control path;
+ * - the device-offset calls (AF_XDP): refill as UMEM offsets that map back
+ *   to buf_addr, attach at the device's data offset, one-pass chains that
+ *   pass rte_mbuf_check(), recycled buffers counted as posted.
  */
 
 #include <errno.h>
@@ -1208,6 +1211,110 @@ test_rx_two_lcores(void)
 	return TEST_SUCCESS;
 }
 
+/* ---- device-offset refill, attach at an offset, chains ------------------ */
+
+static void
+lowest_obj(struct rte_mempool *mp __rte_unused, void *opaque,
+	   struct rte_mempool_memhdr *hdr, unsigned int idx __rte_unused)
+{
+	uintptr_t *lo = opaque;
+
+	if (*lo == 0 || (uintptr_t)hdr->addr < *lo)
+		*lo = (uintptr_t)hdr->addr;
+}
+
+static int
+check_offsets(const char *ops, uint16_t priv)
+{
+	const unsigned int n = 200;
+	struct rte_mbuf *m, *chain, *seg;
+	uint64_t offs[256];
+	struct mbufx_rx_stats st;
+	struct rte_mempool *mp;
+	struct mbufx_rx *rx;
+	uintptr_t base = 0;
+	const char *why;
+	void *h[4];
+	uint16_t doff[3] = { 256, 256, 300 }, len[3] = { 1000, 1920, 77 };
+	unsigned int i;
+
+	mp = rte_pktmbuf_pool_create_by_ops("rx_offs", n, 0, priv, 2176,
+					    SOCKET_ID_ANY, ops);
+	TEST_ASSERT_NOT_NULL(mp, "pool: %s", rte_strerror(rte_errno));
+	rx = mbufx_rx_create(mp, RX_PORT);
+	TEST_ASSERT_NOT_NULL(rx, "create");
+	rte_mempool_mem_iter(mp, lowest_obj, &base);
+	base = RTE_ALIGN_FLOOR(base, 4096);
+	TEST_ASSERT_EQUAL(mbufx_rx_buf_offset(rx),
+			  sizeof(struct rte_mbuf) + priv, "buf offset");
+	/* every offset is buf_addr - base of a distinct mbuf of the pool */
+	TEST_ASSERT_EQUAL(mbufx_rx_refill_offsets(rx, base, offs, 256), n,
+			  "refill of more than the pool");
+	for (i = 0; i < n; i++) {
+		m = mbufx_rx_handle_from_offset(rx, base, offs[i]);
+		TEST_ASSERT_EQUAL(m->pool, mp, "offset %u: not an mbuf", i);
+		TEST_ASSERT_EQUAL((uintptr_t)m->buf_addr, base + offs[i],
+				  "offset %u: not buf_addr", i);
+	}
+	qsort(offs, n, sizeof(offs[0]), ptr_cmp);
+	for (i = 1; i < n; i++)
+		TEST_ASSERT(offs[i] != offs[i - 1], "offset twice");
+	mbufx_rx_stats_get(rx, &st);
+	TEST_ASSERT(st.refilled == n && st.refill_fails == 1 &&
+		    st.refill_missed == 256 - n && st.posted == n,
+		    "stats after refill");
+
+	/* attach at the device's offset: a valid single-segment mbuf */
+	m = mbufx_rx_attach_at(rx, mbufx_rx_handle_from_offset(rx, base,
+					offs[0]), 256, 60,
+			       RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_PTYPE_L2_ETHER);
+	TEST_ASSERT(m->data_off == 256 && m->pkt_len == 60 &&
+		    m->data_len == 60 && m->nb_segs == 1 &&
+		    rte_mbuf_refcnt_read(m) == 1 && m->port == RX_PORT &&
+		    m->ol_flags == RTE_MBUF_F_RX_IP_CKSUM_GOOD &&
+		    m->packet_type == RTE_PTYPE_L2_ETHER && m->next == NULL,
+		    "attach_at fields");
+	TEST_ASSERT_SUCCESS(rte_mbuf_check(m, 1, &why), "attach_at: %s", why);
+	rte_pktmbuf_free(m);
+
+	/* a chain of three in one pass */
+	for (i = 0; i < 3; i++)
+		h[i] = mbufx_rx_handle_from_offset(rx, base, offs[1 + i]);
+	chain = mbufx_rx_attach_chain(rx, h, doff, len, 3, 0, 0);
+	TEST_ASSERT(chain == h[0] && chain->nb_segs == 3 &&
+		    chain->pkt_len == 1000 + 1920 + 77 && chain->port == RX_PORT,
+		    "chain head");
+	for (i = 0, seg = chain; seg != NULL; seg = seg->next, i++)
+		TEST_ASSERT(seg == h[i] && seg->data_off == doff[i] &&
+			    seg->data_len == len[i], "segment %u", i);
+	TEST_ASSERT_EQUAL(i, 3, "segments");
+	TEST_ASSERT_SUCCESS(rte_mbuf_check(chain, 1, &why), "chain: %s", why);
+	rte_pktmbuf_free(chain);
+
+	/* TX-to-RX recycling: re-posted buffers count as posted */
+	mbufx_rx_recycled(rx, 4);
+	mbufx_rx_stats_get(rx, &st);
+	TEST_ASSERT(st.attached == 4 && st.recycled == 4 &&
+		    st.posted == n - 4 + 4, "stats after recycle");
+	for (i = 4; i < n; i++) {
+		h[0] = mbufx_rx_handle_from_offset(rx, base, offs[i]);
+		mbufx_rx_return_handles(rx, h, 1);
+	}
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), n, "pool not full");
+	mbufx_rx_free(rx);
+	rte_mempool_free(mp);
+	return TEST_SUCCESS;
+}
+
+static int
+test_rx_offsets(void)
+{
+	TEST_RUN(check_offsets("ring_mp_mc", 0));
+	TEST_RUN(check_offsets("mbufx", 0));
+	TEST_RUN(check_offsets("mbufx", 64));
+	return TEST_SUCCESS;
+}
+
 static const struct mbufx_test_suite mbufx_rx_suite = {
 	.name = "mbufx_rx",
 	.cases = {
@@ -1223,6 +1330,7 @@ static const struct mbufx_test_suite mbufx_rx_suite = {
 		MBUFX_TEST_CASE(test_rx_errors),
 		MBUFX_TEST_CASE(test_rx_enomem),
 		MBUFX_TEST_CASE(test_rx_two_lcores),
+		MBUFX_TEST_CASE(test_rx_offsets),
 		MBUFX_TEST_CASES_END(),
 	},
 };
