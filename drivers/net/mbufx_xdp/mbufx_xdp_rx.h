@@ -115,6 +115,14 @@ mbufx_xdp_cons_release(struct mbufx_xdp_ring *r, uint32_t n)
 	__atomic_store_n(r->consumer, r->cached_cons, __ATOMIC_RELEASE);
 }
 
+/*
+ * A ring in plain memory, for driving the receive core without a socket
+ * (tests, fuzzing): 0 or -ENOMEM; size a power of two.
+ */
+int mbufx_xdp_ring_mem_init(struct mbufx_xdp_ring *r, uint32_t size,
+		size_t entry);
+void mbufx_xdp_ring_mem_fini(struct mbufx_xdp_ring *r);
+
 /* Counters of the receive core (one writer: the Rx thread). */
 struct mbufx_xdp_rx_stats {
 	uint64_t packets;	/* frames delivered */

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * mbufx_xdp_rx_autotest: the receive core of net_mbufx_xdp without a socket.
+ * A fill ring in plain memory stands in for the kernel's; the test plays
+ * the kernel, taking fill addresses and writing RX descriptors.
+ *
+ * What it protects:
+ * - valid descriptors become mbufs at the kernel's offset (256), frames of
+ *   several descriptors become chains (scatter on), are dropped and counted
+ *   (scatter off), or are coalesced into one segment when they fit the first
+ *   buffer (jumbo pools);
+ * - every invalid descriptor (address not posted, posted twice, misaligned,
+ *   outside the UMEM, empty, past the chunk, too many fragments) is counted
+ *   and dropped, and the buffers of a dropped frame are posted again;
+ * - a frame whose last descriptor is not in yet is left in the ring;
+ * - random descriptor streams never crash and, after release, every buffer
+ *   is back in the pool.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <rte_random.h>
+
+#include "mbufx_xdp_rx.h"
+
+#define NB_MBUF 600
+#define RING 256
+
+static int failures;
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		printf("FAIL %s:%d: ", __func__, __LINE__);		\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+		failures++;						\
+		return -1;						\
+	}								\
+} while (0)
+
+/* The kernel's side: take one fill address. */
+static uint64_t
+kernel_take(struct mbufx_xdp_rxq *q)
+{
+	struct mbufx_xdp_ring *f = &q->fill;
+	uint32_t c = *f->consumer;
+	uint64_t a;
+
+	if (c == *f->producer)
+		return UINT64_MAX;
+	a = ((uint64_t *)f->descs)[c & f->mask];
+	*f->consumer = c + 1;
+	return a;
+}
+
+/* A descriptor for a taken fill address with len bytes of pattern. */
+static struct xdp_desc
+kernel_write(struct mbufx_xdp_rxq *q, uint64_t fill, uint32_t len,
+	     uint32_t opts, uint8_t seed)
+{
+	struct xdp_desc d = {
+		.addr = fill | ((uint64_t)MBUFX_XDP_HEADROOM <<
+				XSK_UNALIGNED_BUF_OFFSET_SHIFT),
+		.len = len,
+		.options = opts,
+	};
+	uint8_t *p = (uint8_t *)(q->base + fill + MBUFX_XDP_HEADROOM);
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed + i);
+	return d;
+}
+
+static int
+setup(struct mbufx_xdp_rxq *q, struct rte_mempool *mp, int scatter)
+{
+	CHECK(mbufx_xdp_rxq_init(q, mp, 3, 0, RING, SOCKET_ID_ANY) == 0,
+	      "init");
+	CHECK(mbufx_xdp_ring_mem_init(&q->fill, RING, sizeof(uint64_t)) == 0,
+	      "ring");
+	q->scatter = scatter;
+	CHECK(mbufx_xdp_rxq_refill(q) == RING, "refill");
+	return 0;
+}
+
+static int
+teardown(struct mbufx_xdp_rxq *q, struct rte_mempool *mp)
+{
+	mbufx_xdp_ring_mem_fini(&q->fill);
+	mbufx_xdp_rxq_fini(q);
+	CHECK(rte_mempool_avail_count(mp) == NB_MBUF, "%u of %u back",
+	      rte_mempool_avail_count(mp), NB_MBUF);
+	return 0;
+}
+
+/* len bytes of the pattern kernel_write() leaves, restarting every
+ * fragment of period bytes */
+static int
+pkt_check(const struct rte_mbuf *m, uint32_t len, uint8_t seed,
+	  uint32_t period)
+{
+	uint8_t buf[9216];
+	const uint8_t *p = rte_pktmbuf_read(m, 0, len, buf);
+	const char *why;
+	uint32_t i;
+
+	CHECK(m->pkt_len == len, "pkt_len %u != %u", m->pkt_len, len);
+	CHECK(rte_mbuf_check(m, 1, &why) == 0, "mbuf: %s", why);
+	for (i = 0; i < len; i++)
+		CHECK(p[i] == (uint8_t)(seed + (i % period)), "byte %u", i);
+	return 0;
+}
+
+static int
+test_single_and_invalid(struct rte_mempool *mp)
+{
+	struct mbufx_xdp_rxq q;
+	struct xdp_desc d[16];
+	struct rte_mbuf *pkts[16];
+	uint64_t a0, a1;
+	uint32_t used;
+	uint16_t nb;
+
+	if (setup(&q, mp, 1) != 0)
+		return -1;
+	a0 = kernel_take(&q);
+	a1 = kernel_take(&q);
+	d[0] = kernel_write(&q, a0, 60, 0, 1);
+	d[1] = kernel_write(&q, a1, 1514, 0, 2);
+	d[2] = d[0];					/* completes twice */
+	d[3] = d[1];
+	d[3].addr = a1 + 8;				/* misaligned */
+	d[4].addr = q.umem_len + 4096;			/* outside */
+	d[4].len = 60;
+	d[4].options = 0;
+	d[5].addr = 0;					/* below any object */
+	d[5].len = 60;
+	d[5].options = 0;
+	nb = mbufx_xdp_rx_convert(&q, d, 6, pkts, 16, &used);
+	CHECK(nb == 2 && used == 6, "nb %u used %u", nb, used);
+	CHECK(pkts[0]->data_off == MBUFX_XDP_HEADROOM && pkts[0]->port == 3,
+	      "data_off %u", pkts[0]->data_off);
+	if (pkt_check(pkts[0], 60, 1, 60) ||
+	    pkt_check(pkts[1], 1514, 2, 1514))
+		return -1;
+	CHECK(q.st.invalid_desc == 4 && q.st.dropped == 4, "invalid %" PRIu64
+	      " dropped %" PRIu64, q.st.invalid_desc, q.st.dropped);
+	CHECK(q.st.hdr_lines == 2, "header lines %" PRIu64, q.st.hdr_lines);
+	rte_pktmbuf_free(pkts[0]);
+	rte_pktmbuf_free(pkts[1]);
+
+	/* ours, but empty or past the chunk: counted, buffer posted again */
+	a0 = kernel_take(&q);
+	a1 = kernel_take(&q);
+	d[0] = kernel_write(&q, a0, 0, 0, 0);
+	d[1] = kernel_write(&q, a1, 0, 0, 0);
+	d[1].len = q.chunk_size;	/* claimed, not written */
+	nb = mbufx_xdp_rx_convert(&q, d, 2, pkts, 16, &used);
+	CHECK(nb == 0 && used == 2 && q.st.invalid_desc == 6 &&
+	      q.nb_spare == 2, "bad lengths: nb %u spare %u", nb, q.nb_spare);
+	CHECK(mbufx_xdp_rxq_refill(&q) == 4, "refill after drops");
+	CHECK(q.st.refill_reused == 2, "reused %" PRIu64, q.st.refill_reused);
+	return teardown(&q, mp);
+}
+
+static int
+test_multi(struct rte_mempool *mp, int scatter, int coalesce)
+{
+	const uint32_t frag = (coalesce ? 4096 : 2176) - MBUFX_XDP_HEADROOM;
+	const uint32_t len[3] = { frag, frag, 1000 };
+	struct mbufx_xdp_rxq q;
+	struct xdp_desc d[24];
+	struct rte_mbuf *pkts[4];
+	uint32_t used, i;
+	uint16_t nb;
+
+	if (setup(&q, mp, scatter) != 0)
+		return -1;
+	for (i = 0; i < 3; i++)
+		d[i] = kernel_write(&q, kernel_take(&q), len[i],
+				    i < 2 ? XDP_PKT_CONTD : 0, 0);
+	/* the last fragment not in yet: nothing consumed */
+	nb = mbufx_xdp_rx_convert(&q, d, 2, pkts, 4, &used);
+	CHECK(nb == 0 && used == 0, "partial frame consumed");
+	nb = mbufx_xdp_rx_convert(&q, d, 3, pkts, 4, &used);
+	CHECK(used == 3, "used %u", used);
+	if (coalesce) {
+		CHECK(nb == 1 && pkts[0]->nb_segs == 1 && q.st.coalesced == 1,
+		      "coalesce: nb %u", nb);
+		if (pkt_check(pkts[0], 2 * frag + 1000, 0, frag))
+			return -1;
+		CHECK(q.nb_spare == 2, "fragments not reposted");
+		rte_pktmbuf_free(pkts[0]);
+	} else if (scatter) {
+		CHECK(nb == 1 && pkts[0]->nb_segs == 3 && q.st.chained == 1,
+		      "chain: nb %u", nb);
+		if (pkt_check(pkts[0], 2 * frag + 1000, 0, frag))
+			return -1;
+		CHECK(q.st.hdr_lines == 5, "header lines %" PRIu64,
+		      q.st.hdr_lines);
+		rte_pktmbuf_free(pkts[0]);
+	} else {
+		CHECK(nb == 0 && q.st.no_scatter == 1 && q.nb_spare == 3,
+		      "no scatter: nb %u", nb);
+	}
+	/* 20 fragments: more than a frame may have, dropped to its end,
+	 * also across calls */
+	for (i = 0; i < 20; i++)
+		d[i] = kernel_write(&q, kernel_take(&q), 100,
+				    i < 19 ? XDP_PKT_CONTD : 0, 0);
+	d[20] = kernel_write(&q, kernel_take(&q), 64, 0, 9);
+	nb = mbufx_xdp_rx_convert(&q, d, 19, pkts, 4, &used);
+	CHECK(nb == 0 && used == 19 && q.contd_skip, "over-long: used %u",
+	      used);
+	nb = mbufx_xdp_rx_convert(&q, &d[19], 2, pkts, 4, &used);
+	CHECK(nb == 1 && used == 2 && !q.contd_skip, "after over-long");
+	if (pkt_check(pkts[0], 64, 9, 64))
+		return -1;
+	rte_pktmbuf_free(pkts[0]);
+	return teardown(&q, mp);
+}
+
+/* Random descriptors, a third of them valid: no crash, nothing lost. */
+static int
+test_random(struct rte_mempool *mp)
+{
+	struct mbufx_xdp_rxq q;
+	struct xdp_desc d[32];
+	struct rte_mbuf *pkts[32];
+	uint32_t round, i, used, n;
+	uint64_t a, r;
+	uint16_t nb;
+
+	if (setup(&q, mp, 1) != 0)
+		return -1;
+	for (round = 0; round < 3000; round++) {
+		n = 1 + rte_rand_max(32);
+		for (i = 0; i < n; i++) {
+			r = rte_rand();
+			a = r % 3 == 0 ? kernel_take(&q) : UINT64_MAX;
+			if (a == UINT64_MAX)
+				a = rte_rand_max(q.umem_len + 8192) &
+					~(uint64_t)(r & 64 ? 0 : 63);
+			d[i].addr = a | ((r >> 8) % 4 == 0 ? rte_rand() <<
+					 XSK_UNALIGNED_BUF_OFFSET_SHIFT :
+					 (uint64_t)MBUFX_XDP_HEADROOM <<
+					 XSK_UNALIGNED_BUF_OFFSET_SHIFT);
+			d[i].len = (r >> 16) % 8 == 0 ? (uint32_t)rte_rand() :
+				(uint32_t)((r >> 20) % 2000);
+			d[i].options = (r >> 40) % 4 == 0 ? XDP_PKT_CONTD :
+				(r >> 44) % 16 == 0 ? (uint32_t)rte_rand() &
+				~XDP_PKT_CONTD : 0;
+		}
+		nb = mbufx_xdp_rx_convert(&q, d, n, pkts, 32, &used);
+		CHECK(used <= n && nb <= used, "used %u nb %u of %u", used,
+		      nb, n);
+		for (i = 0; i < nb; i++) {
+			const char *why;
+
+			CHECK(rte_mbuf_check(pkts[i], 1, &why) == 0, "%s",
+			      why);
+			rte_pktmbuf_free(pkts[i]);
+		}
+		mbufx_xdp_rxq_refill(&q);
+	}
+	printf("random: %" PRIu64 " frames, %" PRIu64 " invalid descriptors, "
+	       "%" PRIu64 " dropped frames\n", q.st.packets,
+	       q.st.invalid_desc, q.st.dropped);
+	return teardown(&q, mp);
+}
+
+static int
+test_refused(void)
+{
+	struct rte_mempool *small;
+	struct mbufx_xdp_rxq q;
+
+	/* data room below the kernel's smallest chunk */
+	small = rte_pktmbuf_pool_create("xdp_small", 64, 0, 0, 1024,
+					SOCKET_ID_ANY);
+	CHECK(small != NULL, "pool");
+	CHECK(mbufx_xdp_rxq_init(&q, small, 0, 0, RING, SOCKET_ID_ANY) ==
+	      -EINVAL, "small room accepted");
+	CHECK(mbufx_xdp_rxq_init(&q, small, 0, 0, 100, SOCKET_ID_ANY) ==
+	      -EINVAL, "ring size not a power of two accepted");
+	rte_mempool_free(small);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rte_mempool *pkt, *jumbo;
+
+	if (rte_eal_init(argc, argv) < 0) {
+		printf("SKIP: EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 77;
+	}
+	pkt = rte_pktmbuf_pool_create("xdp_pkt", NB_MBUF, 0, 0, 2176,
+				      SOCKET_ID_ANY);
+	jumbo = rte_pktmbuf_pool_create("xdp_jumbo", NB_MBUF, 0, 0, 9344,
+					SOCKET_ID_ANY);
+	if (pkt == NULL || jumbo == NULL) {
+		printf("FAIL: pools: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	test_single_and_invalid(pkt);
+	test_multi(pkt, 1, 0);
+	test_multi(pkt, 0, 0);
+	test_multi(jumbo, 0, 1);
+	test_random(pkt);
+	test_random(jumbo);
+	test_refused();
+	rte_mempool_free(pkt);
+	rte_mempool_free(jumbo);
+	rte_eal_cleanup();
+	printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
+	return failures ? 1 : 0;
+}
