@@ -498,52 +498,73 @@ sock_opt(int fd, int level, int name, uint32_t v)
 	return setsockopt(fd, level, name, &v, sizeof(v)) == 0 ? 0 : -errno;
 }
 
+/* bind() retrying EBUSY: a queue stays busy a few ms after a close. */
+static int
+bind_retry(int fd, struct sockaddr_xdp *sa)
+{
+	uint64_t deadline = rte_get_timer_cycles() +
+		rte_get_timer_hz() * BIND_RETRY_MS / 1000;
+
+	for (;;) {
+		if (bind(fd, (struct sockaddr *)sa, sizeof(*sa)) == 0)
+			return 0;
+		if (errno != EBUSY || rte_get_timer_cycles() >= deadline)
+			return -errno;
+		rte_delay_us_sleep(5000);
+	}
+}
+
+/*
+ * Bind flags in order of preference: zero-copy (mode zc or auto), then
+ * copy (auto or copy); each with multi-buffer first, then without (a
+ * driver without zero-copy multi-buffer, or a kernel before 6.6).
+ */
 static int
 sock_bind(struct xdp_pmd *p, struct xdp_rxq *rq, int fd)
 {
+	static const uint16_t modes[] = { XDP_ZEROCOPY, XDP_COPY };
 	struct sockaddr_xdp sa = {
 		.sxdp_family = AF_XDP,
 		.sxdp_ifindex = (uint32_t)p->ifindex,
 		.sxdp_queue_id = p->start_queue + rq->qid,
 	};
-	uint16_t mode = p->mode == MODE_COPY ? XDP_COPY : XDP_ZEROCOPY;
-	uint64_t deadline = rte_get_timer_cycles() +
-		rte_get_timer_hz() * BIND_RETRY_MS / 1000;
-	int ret;
+	unsigned int m, sg;
+	int ret = -EINVAL;
 
-	for (;;) {
-		sa.sxdp_flags = mode | XDP_USE_NEED_WAKEUP |
-			(p->sg ? XDP_USE_SG : 0);
-		if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
-			break;
-		ret = -errno;
-		if (ret == -EBUSY && rte_get_timer_cycles() < deadline) {
-			rte_delay_us_sleep(5000);
+	for (m = 0; m < RTE_DIM(modes); m++) {
+		if ((modes[m] == XDP_ZEROCOPY && p->mode == MODE_COPY) ||
+		    (modes[m] == XDP_COPY && p->mode == MODE_ZC))
 			continue;
+		for (sg = p->sg; ; sg = 0) {
+			sa.sxdp_flags = modes[m] | XDP_USE_NEED_WAKEUP |
+				(sg ? XDP_USE_SG : 0);
+			ret = bind_retry(fd, &sa);
+			if (ret == 0) {
+				if (p->sg && !sg)
+					XDP_LOG(WARNING, "%s: no multi-buffer "
+						"(XDP_USE_SG) in this mode: "
+						"frames longer than one buffer "
+						"are dropped", p->iface);
+				p->sg = sg;
+				rq->zc = modes[m] == XDP_ZEROCOPY;
+				return 0;
+			}
+			if (ret == -EBUSY || !sg)
+				break;
 		}
-		if (mode == XDP_ZEROCOPY && p->mode == MODE_AUTO &&
-		    (ret == -EOPNOTSUPP || ret == -EINVAL)) {
+		if (ret == -EBUSY)
+			break;
+		if (modes[m] == XDP_ZEROCOPY && p->mode == MODE_AUTO)
 			XDP_LOG(INFO, "%s queue %u: no zero-copy (%s), copy "
 				"mode", p->iface, sa.sxdp_queue_id,
 				strerror(-ret));
-			mode = XDP_COPY;
-			continue;
-		}
-		if (p->sg && (ret == -EINVAL || ret == -EOPNOTSUPP)) {
-			XDP_LOG(WARNING, "%s: the kernel refuses multi-buffer "
-				"(XDP_USE_SG): frames longer than one buffer "
-				"are dropped", p->iface);
-			p->sg = 0;
-			continue;
-		}
-		XDP_LOG(ERR, "%s queue %u: bind in %s mode failed: %s%s",
-			p->iface, sa.sxdp_queue_id,
-			mode == XDP_COPY ? "copy" : "zero-copy", strerror(-ret),
-			ret == -EBUSY ? " (queue still in use)" : "");
-		return ret;
 	}
-	rq->zc = mode == XDP_ZEROCOPY;
-	return 0;
+	XDP_LOG(ERR, "%s queue %u: bind (mode %s) failed: %s%s", p->iface,
+		sa.sxdp_queue_id, mode_names[p->mode], strerror(-ret),
+		ret == -EBUSY ? " (queue still in use by another socket)" :
+		ret == -EOPNOTSUPP && p->mode == MODE_ZC ?
+		" (the driver has no zero-copy: use mode=auto or copy)" : "");
+	return ret;
 }
 
 static void
