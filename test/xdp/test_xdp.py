@@ -195,7 +195,7 @@ def check_path(sent, got, src_mac, dst_mac, what):
         check(udp_sum_ok(f), '%s: frame %d: bad UDP checksum', what, i)
 
 
-def send_raw(topo, raw, frames, sniff_b, batch=32):
+def send_raw(topo, raw, frames, sniff_b, batch=32, ipv4_only=True):
     """Send frames from host A in batches, waiting for each batch at host B
     (the router's Rx ring is never overrun); returns what B received."""
     trace('host A sends %d frames' % len(frames))
@@ -204,7 +204,7 @@ def send_raw(topo, raw, frames, sniff_b, batch=32):
         chunk = frames[i:i + batch]
         for f in chunk:
             raw.send(f)
-        got += sniff_b.recv(len(chunk), timeout=3.0)
+        got += sniff_b.recv(len(chunk), timeout=3.0, ipv4_only=ipv4_only)
     return got
 
 
@@ -401,11 +401,11 @@ def fix_udp_sum(frame):
     return frame[:14 + ihl] + bytes(l4) + frame[14 + tot:]
 
 
-def mode_traffic(topo, frames, timeout=3.0):
+def mode_traffic(topo, frames, ipv4_only=True):
     """Send frames from host A in batches; returns what host B received."""
     raw, rb = Raw(topo, 'A'), Raw(topo, 'B')
     try:
-        return send_raw(topo, raw, frames, rb) + rb.recv(0, timeout=0.2)
+        return send_raw(topo, raw, frames, rb, ipv4_only=ipv4_only)
     finally:
         raw.close()
         rb.close()
@@ -743,6 +743,24 @@ def case_stop_start(env, kind='mbufx_xdp'):
             print('net_af_xdp: mbufs still out after close: %s' % in_use)
 
 
+def case_l2fwd(env):
+    """mbufx-l2fwd on net_mbufx_xdp: MAC rewrite, a VLAN pushed into the headroom, exact bytes."""
+    with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
+        r = Router(env, topo, pmd, env.l2fwd,
+                   ['-p', '3', '-q', '2', '-T', '0', '--link-wait', '5', '--vlan-push', '1:100:3',
+                    '--summary', env.path('router.json')], mem=256)
+        r.wait_for('forwarding on')
+        macs = {int(p): m.lower() for p, m in
+                re.findall(r'^port (\d+): \S+ \(\S+\) ([0-9A-Fa-f:]{17})', r.log(), re.M)}
+        frames = [udp_frame(topo, sz, ident=i) for i, sz in enumerate(STD_SIZES)] * 2
+        got = mode_traffic(topo, frames, ipv4_only=False)
+        tci = struct.pack('!HH', 0x8100, 3 << 13 | 100)
+        compare_frames(got, [mac('02:00:00:00:00:01') + mac(macs[1]) + tci + f[12:]
+                             for f in frames], 'l2fwd: frames at host B')
+        s = finish_l3fwd(r)
+        check(s['ports'][0]['rx_pkts'] == len(frames), 'l2fwd port 0 rx %s', s['ports'])
+
+
 def case_stock_malformed(env):
     """Reference: malformed frames through DPDK's net_af_xdp."""
     case_malformed(env, 'af_xdp')
@@ -760,6 +778,7 @@ def case_stock_stop_start(env):
 
 CASES = {
     'l3fwd_kernel': case_l3fwd_kernel,
+    'l2fwd': case_l2fwd,
     'stock_l3fwd_kernel': case_stock_l3fwd_kernel,
     'testpmd_modes': case_testpmd_modes,
     'stock_testpmd_modes': case_stock_testpmd_modes,

@@ -49,6 +49,10 @@ CAP_SYS_ADMIN = 21
 CAP_BPF = 39
 ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
+SOL_PACKET = 263
+PACKET_AUXDATA = 8
+TP_STATUS_VLAN_VALID = 0x10
+TP_STATUS_VLAN_TPID_VALID = 0x40
 
 HOST_A = '198.18.0.2'
 HOST_B = '198.18.1.2'
@@ -253,13 +257,16 @@ class Topo:
 
 class Raw:
     """An AF_PACKET socket on a host's veth: send frames, sniff what the
-    host sends (outgoing=True) or receives."""
+    host sends (outgoing=True) or receives. The kernel strips a received
+    802.1Q tag into the socket's auxiliary data (VLAN acceleration): the
+    sniffer puts it back, so that frames read as they were on the wire."""
 
     def __init__(self, topo, host, rcvbuf=8 << 20):
         with in_netns(topo.ns[host]):
             self.sk = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
             self.sk.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
             self.sk.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, rcvbuf)
+            self.sk.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
             self.sk.bind((topo.ifs[host], 0))
         self.sk.setblocking(False)
 
@@ -292,15 +299,30 @@ class Raw:
         end = time.time() + 1.0
         while len(got) < limit and time.time() < end:
             try:
-                data, addr = self.sk.recvfrom(65535)
+                data, anc, _, addr = self.sk.recvmsg(65535, socket.CMSG_SPACE(20))
             except BlockingIOError:
                 return got
+            data = self._retag(data, anc)
             if (addr[2] == PACKET_OUTGOING) != outgoing:
                 continue
             if ipv4_only and data[12:14] != b'\x08\x00':
                 continue
             got.append(data)
         return got
+
+    @staticmethod
+    def _retag(data, anc):
+        """data with the 802.1Q tag the kernel took out of it, if any."""
+        import struct
+        for level, kind, aux in anc:
+            if level != SOL_PACKET or kind != PACKET_AUXDATA or len(aux) < 20:
+                continue
+            status, _, _, _, _, tci, tpid = struct.unpack('IIIHHHH', aux[:20])
+            if status & TP_STATUS_VLAN_VALID:
+                if not status & TP_STATUS_VLAN_TPID_VALID:
+                    tpid = 0x8100
+                return data[:12] + struct.pack('!HH', tpid, tci) + data[12:]
+        return data
 
     def close(self):
         self.sk.close()
