@@ -523,7 +523,8 @@ def case_bad_args(env):
         dies_cleanly(env, topo, pmd, 'iface=%s,mode=bogus' % r0, ['mode'], 'bad mode')
         dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'], 'unknown parameter')
         # the veth offers copy mode only: zero-copy must be refused, not faked
-        dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['zero'], 'mode=zc on veth')
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['mode zc', 'zero-copy'],
+                     'mode=zc on veth')
         check(not topo.xdp_attached('R0'), 'an XDP program is left on %s', r0)
 
 
