@@ -87,6 +87,25 @@ fail() {
     exit 1
 }
 
+# testpmd_start EAL_AND_APP_ARGS...: interactive dpdk-testpmd ($TESTPMD) on
+# the mbufx driver, fed through a FIFO on fd 3, its line-buffered output in
+# $log = $WORK/testpmd.log, its pid in $pid; returns at its first prompt,
+# having checked that it selected the mbufx ops. The arguments follow
+# "--file-prefix=$PREFIX $PLUGIN --mbuf-pool-ops-name=mbufx".
+testpmd_start() {
+    log=$WORK/testpmd.log
+    mkfifo "$WORK/in"
+    # shellcheck disable=SC2086 # PLUGIN: two words
+    stdbuf -oL -eL "$TESTPMD" --file-prefix="$PREFIX" $PLUGIN \
+        --mbuf-pool-ops-name=mbufx "$@" <"$WORK/in" >"$log" 2>&1 &
+    pid=$!
+    dpdk_track $pid
+    exec 3>"$WORK/in"
+    wait_for "testpmd> " 1 120
+    grep -q "preferred mempool ops selected: mbufx" "$log" ||
+        fail "testpmd did not select the mbufx ops" "$log"
+}
+
 # Interactive testpmd fed through a FIFO on fd 3, its line-buffered output in
 # $log, its pid in $pid (the caller's variables):
 # wait_for PATTERN COUNT SECONDS: until PATTERN occurs COUNT times in $log.

@@ -29,9 +29,9 @@
 #      must agree both ways), exits 0 on SIGINT, and testpmd gets every mbuf
 #      of mb_pool_0 back.
 # Steps 1 and 3 need testpmd to link a mempool driver; where it links none
-# they are skipped with a message (the numberings then agree anyway). Step 1
-# runs last: a secondary that crashes on the wrong driver may leave a lock of
-# the shared memory held.
+# they are skipped with a message (the numberings then agree anyway). The
+# order is 2, 4, 3, 1: step 3's secondary makes (and is refused) a pool in
+# the shared list, and step 1 may crash holding a lock of the shared memory.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,8 +54,6 @@ case "$MEM" in
 esac
 # secondaries map the primary's hugepage files: no --huge-unlink
 MEM="-m 256"
-log=$WORK/testpmd.log
-mkfifo "$WORK/in"
 
 # The workaround: testpmd's linked mempool drivers, then its -d plugins.
 linked=$(ldd "$TESTPMD" | awk '/librte_mempool_/ && $3 ~ /^\// { print $3 }' |
@@ -67,17 +65,8 @@ done
 same_order="$same_order $PLUGIN"
 
 # shellcheck disable=SC2086
-stdbuf -oL -eL "$TESTPMD" -l 0-1 --no-pci $MEM --file-prefix="$PREFIX" \
-    $PLUGIN --mbuf-pool-ops-name=mbufx \
-    --vdev=net_null0 --vdev=net_null1 -- \
-    -i --forward-mode=io --nb-cores=1 --total-num-mbufs=$NB_MBUF --mbcache=0 \
-    <"$WORK/in" >"$log" 2>&1 &
-pid=$!
-dpdk_track $pid
-exec 3>"$WORK/in"
-wait_for "testpmd> " 1 120
-grep -q "preferred mempool ops selected: mbufx" "$log" ||
-    fail "testpmd did not select the mbufx ops" "$log"
+testpmd_start -l 0-1 --no-pci $MEM --vdev=net_null0 --vdev=net_null1 -- \
+    -i --forward-mode=io --nb-cores=1 --total-num-mbufs=$NB_MBUF --mbcache=0
 
 # show_mempool OUT ARGS...: proc-info's view of mb_pool_0, "OPS COUNT".
 show_mempool() {
@@ -100,18 +89,6 @@ set -- $(show_mempool "$WORK/pi-same.log" $same_order)
 [ "$2" -eq $NB_MBUF ] ||
     fail "proc-info with the workaround: count $2, not $NB_MBUF" "$WORK/pi-same.log"
 echo "proc-info with$same_order: mb_pool_0 ops $1, $2 free of $NB_MBUF"
-
-# 3. the library and the driver refuse the other numbering
-if [ -n "$linked" ]; then
-    # shellcheck disable=SC2154 # build: set by dpdk_env
-    MBUFX_MP_ROLE=foreign timeout 60 "$build/test/mbufx-test" -l 1 --no-pci \
-        --proc-type=secondary --file-prefix="$PREFIX" \
-        --log-level=lib.eal:warning mbufx_mp_autotest >"$WORK/foreign.log" 2>&1 ||
-        fail "mbufx-test as a secondary of testpmd" "$WORK/foreign.log"
-    grep -q "mb_pool_0: ops index" "$WORK/foreign.log" ||
-        fail "no log line naming the cause" "$WORK/foreign.log"
-    echo "mbufx-test secondary: mb_pool_0 refused (EXDEV), mbufx pool creation refused"
-fi
 
 # 4. dpdk-pdump with the workaround, during io forwarding
 send "start"
@@ -144,6 +121,18 @@ free=$(awk '/^mempool <mb_pool_0>/ { p = 1; next } /^mempool </ { p = 0 }
 [ "${free:-0}" -eq $NB_MBUF ] ||
     fail "mb_pool_0 has $free of $NB_MBUF mbufs after pdump" "$log"
 echo "pdump with$same_order: $captured packets captured; mb_pool_0 full again"
+
+# 3. the library and the driver refuse the other numbering
+if [ -n "$linked" ]; then
+    # shellcheck disable=SC2154 # build: set by dpdk_env
+    MBUFX_MP_ROLE=foreign timeout 60 "$build/test/mbufx-test" -l 1 --no-pci \
+        --proc-type=secondary --file-prefix="$PREFIX" \
+        --log-level=lib.eal:warning mbufx_mp_autotest >"$WORK/foreign.log" 2>&1 ||
+        fail "mbufx-test as a secondary of testpmd" "$WORK/foreign.log"
+    grep -q "mb_pool_0: ops index" "$WORK/foreign.log" ||
+        fail "no log line naming the cause" "$WORK/foreign.log"
+    echo "mbufx-test secondary: mb_pool_0 refused (EXDEV), mbufx pool creation refused"
+fi
 
 # 1. without the workaround, last: proc-info may crash inside the shared
 # mempool list's read lock, and a primary that then creates or frees a pool

@@ -70,22 +70,10 @@ ring)
 esac
 
 dpdk_env "$1" "testpmd_${ports}_${mbuf_size}_$mbcache"
-log=$WORK/testpmd.log
-mkfifo "$WORK/in"
-
 # shellcheck disable=SC2086
-stdbuf -oL -eL "$TESTPMD" -l 0-1 --no-pci $MEM --file-prefix="$PREFIX" \
-    $PLUGIN --mbuf-pool-ops-name=mbufx $vdevs -- \
+testpmd_start -l 0-1 --no-pci $MEM $vdevs -- \
     -i --forward-mode=io --nb-cores=1 --total-num-mbufs=$NB_MBUF \
-    --mbuf-size="$mbuf_size" --mbcache="$mbcache" $extra \
-    <"$WORK/in" >"$log" 2>&1 &
-pid=$!
-dpdk_track $pid
-exec 3>"$WORK/in"
-
-wait_for "testpmd> " 1 120
-grep -q "preferred mempool ops selected: mbufx" "$log" ||
-    fail "testpmd did not select the mbufx ops" "$log"
+    --mbuf-size="$mbuf_size" --mbcache="$mbcache" $extra
 grep -q "create a new mbuf pool <mb_pool_0>: n=$NB_MBUF, size=$mbuf_size," "$log" ||
     fail "testpmd did not create mb_pool_0 with n=$NB_MBUF size=$mbuf_size" "$log"
 
