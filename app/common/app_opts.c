@@ -11,6 +11,7 @@
 #include <rte_common.h>
 #include <rte_ethdev.h>
 
+#include "app_ctl.h"
 #include "app_opts.h"
 
 #define APP_DEFAULT_BURST 32
@@ -35,7 +36,14 @@ const char app_common_usage[] =
 	"  --link-wait SEC      wait up to SEC seconds for every link to come up before\n"
 	"                       forwarding (default 5; 0 = do not wait)\n"
 	"  --debug-leak N       testing aid: hold N packet-zone mbufs at exit, so that\n"
-	"                       the leak check reports them and the exit status is 2\n";
+	"                       the leak check reports them and the exit status is 2\n"
+	"  --squeeze ZONE:START:LEN[:PERIOD][,...]\n"
+	"                       testing aid: from START ms of forwarding (or START\n"
+	"                       packets received: 5000p), hold every free mbuf of\n"
+	"                       ZONE (pkt, jumbo, hdr) for LEN ms, again every PERIOD\n"
+	"                       ms if given (the zone runs dry)\n"
+	"Signals: SIGINT and SIGTERM stop; SIGUSR1 restarts the ports (stop, queues\n"
+	"set up again, start), then forwarding resumes\n";
 
 void
 app_opts_init(struct app_common_opts *o)
@@ -262,6 +270,9 @@ app_opts_parse_common(struct app_common_opts *o, int opt, const char *arg)
 		break;
 	case APP_OPT_LINK_WAIT:
 		rc = app_opt_u32("link-wait", arg, 0, 3600, &o->link_wait);
+		break;
+	case APP_OPT_SQUEEZE:
+		rc = app_ctl_parse_squeeze(arg);
 		break;
 	default:
 		return 0;

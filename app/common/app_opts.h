@@ -36,6 +36,7 @@ enum {
 	APP_OPT_BURST,
 	APP_OPT_LINK_WAIT,
 	APP_OPT_DEBUG_LEAK,
+	APP_OPT_SQUEEZE,
 	APP_OPT_COMMON_END,
 };
 
@@ -50,7 +51,8 @@ enum {
 	{ "summary", required_argument, NULL, APP_OPT_SUMMARY }, \
 	{ "burst", required_argument, NULL, APP_OPT_BURST }, \
 	{ "link-wait", required_argument, NULL, APP_OPT_LINK_WAIT }, \
-	{ "debug-leak", required_argument, NULL, APP_OPT_DEBUG_LEAK }
+	{ "debug-leak", required_argument, NULL, APP_OPT_DEBUG_LEAK }, \
+	{ "squeeze", required_argument, NULL, APP_OPT_SQUEEZE }
 
 /** Usage text of the common options, for the apps' usage(). */
 extern const char app_common_usage[];

@@ -74,6 +74,35 @@ port_print(uint16_t port, const struct app_port_req *req, uint16_t nb_rxd, uint1
 	       ps->fast_free ? "on" : "off");
 }
 
+/* Set up the port's queues from what app_port_setup() kept. */
+static int
+queues_setup(uint16_t port, uint16_t nb_rxq, uint16_t nb_txq)
+{
+	struct app_port_state *ps = &app_port_state[port];
+	uint16_t q;
+	int rc;
+
+	for (q = 0; q < nb_rxq; q++) {
+		rc = rte_eth_rx_queue_setup(port, q, ps->nb_rxd, rte_eth_dev_socket_id(port),
+					    &ps->rxconf, app_pools_rx_pool(port));
+		if (rc != 0) {
+			fprintf(stderr, "error: port %u (%s): rx queue %u setup failed: %s\n",
+				port, ps->name, q, strerror(-rc));
+			return rc;
+		}
+	}
+	for (q = 0; q < nb_txq; q++) {
+		rc = rte_eth_tx_queue_setup(port, q, ps->nb_txd, rte_eth_dev_socket_id(port),
+					    &ps->txconf);
+		if (rc != 0) {
+			fprintf(stderr, "error: port %u (%s): tx queue %u setup failed: %s\n",
+				port, ps->name, q, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
 int
 app_port_setup(uint16_t port, const struct app_port_req *req)
 {
@@ -84,7 +113,6 @@ app_port_setup(uint16_t port, const struct app_port_req *req)
 	struct rte_eth_txconf txconf;
 	uint16_t nb_rxd = req->nb_rxd, nb_txd = req->nb_txd;
 	uint32_t mtu;
-	uint16_t q;
 	int rc;
 
 	memset(ps, 0, sizeof(*ps));
@@ -173,26 +201,15 @@ app_port_setup(uint16_t port, const struct app_port_req *req)
 
 	rxconf = info.default_rxconf;
 	rxconf.offloads = conf.rxmode.offloads;
-	for (q = 0; q < req->nb_rxq; q++) {
-		rc = rte_eth_rx_queue_setup(port, q, nb_rxd, rte_eth_dev_socket_id(port),
-					    &rxconf, app_pools_rx_pool(port));
-		if (rc != 0) {
-			fprintf(stderr, "error: port %u (%s): rx queue %u setup failed: %s\n",
-				port, ps->name, q, strerror(-rc));
-			return rc;
-		}
-	}
 	txconf = info.default_txconf;
 	txconf.offloads = conf.txmode.offloads;
-	for (q = 0; q < req->nb_txq; q++) {
-		rc = rte_eth_tx_queue_setup(port, q, nb_txd, rte_eth_dev_socket_id(port),
-					    &txconf);
-		if (rc != 0) {
-			fprintf(stderr, "error: port %u (%s): tx queue %u setup failed: %s\n",
-				port, ps->name, q, strerror(-rc));
-			return rc;
-		}
-	}
+	ps->nb_rxd = nb_rxd;
+	ps->nb_txd = nb_txd;
+	ps->rxconf = rxconf;
+	ps->txconf = txconf;
+	rc = queues_setup(port, req->nb_rxq, req->nb_txq);
+	if (rc != 0)
+		return rc;
 
 	rc = rte_eth_macaddr_get(port, &ps->mac);
 	if (rc != 0)
@@ -257,6 +274,32 @@ app_ports_start(uint32_t wait_s)
 		app_port_state[port].started = true;
 	}
 	wait_links(wait_s);
+	return 0;
+}
+
+int
+app_ports_restart(void)
+{
+	struct app_port_state *ps;
+	uint16_t port;
+	int rc;
+
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
+		ps = &app_port_state[port];
+		if (!ps->started)
+			continue;
+		rc = rte_eth_dev_stop(port);
+		if (rc == 0)
+			rc = queues_setup(port, ps->nb_rxq, ps->nb_txq);
+		if (rc == 0)
+			rc = rte_eth_dev_start(port);
+		if (rc != 0) {
+			fprintf(stderr, "error: port %u (%s): restart failed: %s\n", port,
+				ps->name, strerror(-rc));
+			ps->started = rte_eth_dev_start(port) == 0;
+			return rc;
+		}
+	}
 	return 0;
 }
 

@@ -60,6 +60,9 @@ struct app_port_state {
 	uint32_t max_frame;
 	uint64_t rx_offloads, tx_offloads;
 	struct rte_ether_addr mac;
+	uint16_t nb_rxd, nb_txd;	/**< descriptors per queue, as set up */
+	struct rte_eth_rxconf rxconf;	/**< queue set-up, kept for a restart */
+	struct rte_eth_txconf txconf;
 	char name[RTE_ETH_NAME_MAX_LEN];
 	char driver[32];
 };
@@ -85,6 +88,13 @@ int app_port_setup(uint16_t port, const struct app_port_req *req);
  * down are named and forwarding starts anyway. @return 0 or a negative errno.
  */
 int app_ports_start(uint32_t wait_s);
+
+/**
+ * Restart every started port (lcores stopped): stop it, set its Rx and Tx
+ * queues up again as before (the PMD frees what they held), start it.
+ * @return 0 or the first negative errno (after printing it).
+ */
+int app_ports_restart(void);
 
 /**
  * Drain what is still queued on the receive side of every enabled port (for

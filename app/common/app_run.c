@@ -10,6 +10,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include "app_ctl.h"
 #include "app_lcore.h"
 #include "app_pools.h"
 #include "app_port.h"
@@ -80,6 +81,7 @@ app_main_tick(void)
 	if (now < run.next_check)
 		return;
 	run.next_check = now + hz / 1000;
+	app_ctl_tick((now - run.start) * 1000 / hz, app_stats_rx_total());
 	if (run.o->run_time != 0 && now - run.start >= run.o->run_time * hz)
 		__atomic_store_n(&app_quit, 1, __ATOMIC_RELAXED);
 	if (run.o->idle_exit_ms != 0) {
@@ -132,8 +134,25 @@ app_run(lcore_function_t *fn)
 	run.prev_tsc = run.start;
 	run.last_change = run.start;
 	run.next_stats = run.start + run.o->stats_period * hz;
-	rte_eal_mp_remote_launch(fn, NULL, CALL_MAIN);
-	rte_eal_mp_wait_lcore();
+	rc = app_ctl_init();
+	if (rc != 0)
+		return rc;
+	for (;;) {
+		rte_eal_mp_remote_launch(fn, NULL, CALL_MAIN);
+		rte_eal_mp_wait_lcore();
+		/* SIGUSR1: restart the ports, then forward again */
+		if (!app_ctl_restart_pending() || app_signal != 0 ||
+		    (run.o->run_time != 0 &&
+		     rte_rdtsc() - run.start >= run.o->run_time * hz))
+			break;
+		rc = app_ports_restart();
+		if (rc != 0)
+			break;
+		app_ctl_restarted();
+		printf("%s: ports restarted\n", run.h->name);
+		fflush(stdout);
+		__atomic_store_n(&app_quit, 0, __ATOMIC_RELAXED);
+	}
 	run.end = rte_rdtsc();
 	if (app_signal != 0)
 		printf("\n%s: signal %d received, stopping\n", run.h->name, (int)app_signal);
@@ -154,6 +173,7 @@ write_json(const char *path, const struct app_totals *t, double secs, bool leak)
 	fprintf(f, ", \"zones\": ");
 	app_pools_json(f);
 	fprintf(f, ", \"leak\": %s", leak ? "true" : "false");
+	app_ctl_json(f);
 	if (run.h->json != NULL)
 		run.h->json(f);
 	fprintf(f, "}\n");
@@ -188,6 +208,7 @@ app_run_finish(void)
 	app_stats_sum(&t);
 	if (run.h->stopped != NULL)
 		run.h->stopped();
+	app_ctl_stopped();
 	drained = app_ports_close();
 
 	app_stats_print_summary(stdout, &t, secs);
@@ -195,6 +216,7 @@ app_run_finish(void)
 		printf("drained at exit: %" PRIu64 " packets left in Rx queues\n", drained);
 	if (run.h->summary != NULL)
 		run.h->summary(stdout);
+	app_ctl_summary(stdout);
 	app_pools_dump(stdout);
 	fflush(stdout);
 
@@ -214,6 +236,7 @@ app_run_finish(void)
 		write_json(run.o->summary, &t, secs, leak);
 	if (run.h->cleanup != NULL)
 		run.h->cleanup();
+	app_ctl_free();
 	app_pools_free();
 	rte_eal_cleanup();
 	return code;
