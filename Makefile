@@ -12,7 +12,7 @@ MESON_OPTS ?=
 MESON_TEST = meson test -C $(BUILD) --print-errorlogs --num-processes 2
 
 .PHONY: all setup build asan-build fuzz-build test test-fast test-dpdk test-asan test-perf \
-	test-fuzz fuzz bench demo install docs clean
+	test-fuzz fuzz bench soak demo install docs clean
 
 all: build
 
@@ -80,6 +80,11 @@ test-perf: build
 
 bench: build
 	devtools/bench.sh $(BUILD)
+
+# Soak under faults (SOAK_MINUTES, default 10): not part of `make test`,
+# which runs its one-cycle version (app_soak_compact).
+soak: build
+	devtools/soak.sh $(BUILD)
 
 demo: build
 	devtools/demo.sh $(BUILD)
