@@ -14,7 +14,8 @@ bytes, an IMIX spread over time, jumbo included):
     generator (re)started with the cycle's size, rate measured (baseline)
     SIGUSR1 to the forwarder: ports stopped, queues set up again, started
     generator killed (SIGKILL) and restarted: vhost-user disconnect/reconnect
-    SIGTERM to the forwarder mid-traffic, then a new forwarder (and generator)
+    every fourth cycle (every cycle with --compact): SIGTERM to the
+    forwarder mid-traffic, then a new forwarder (and generator)
 
 All along, the forwarder's zones run dry on a schedule (--squeeze, periodic:
 packet, jumbo and header zones; half the traffic is encapsulated in chained
@@ -175,7 +176,7 @@ class Soak:
         sys.stdout.flush()
 
     # --- one cycle -----------------------------------------------------------
-    def cycle(self, size):
+    def cycle(self, size, restart_fwd):
         if self.gen is None or self.gen.poll() is not None:
             self.start_gen(size)
         base = self.baseline()
@@ -186,6 +187,8 @@ class Soak:
         self.kill_gen()
         self.start_gen(size)
         self.recover('generator killed+restarted', size, base)
+        if not restart_fwd:
+            return
         time.sleep(1)
         self.stop_fwd(signal.SIGTERM)
         self.kill_gen()
@@ -216,7 +219,9 @@ def run(build, minutes, compact):
         t_end = time.time() + minutes * 60
         i = 0
         while True:
-            soak.cycle(SIZES[i % len(SIZES)] if not compact else 9000)
+            # a forwarder lives four cycles (every size, several reconnects)
+            soak.cycle(SIZES[i % len(SIZES)] if not compact else 9000,
+                       compact or i % len(SIZES) == len(SIZES) - 1)
             i += 1
             if compact or time.time() >= t_end:
                 break
