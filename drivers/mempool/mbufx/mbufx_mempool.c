@@ -790,8 +790,11 @@ steal_get(struct mbufx_pool *p, void **objs, unsigned int n)
 	return ret;
 }
 
-/* The put itself; the checking mode calls it with the objects it let in. */
-int
+/*
+ * The put itself; the checking mode calls it with the objects it let in.
+ * Inlined into the enqueue op (the header's declaration keeps it external).
+ */
+__rte_always_inline int
 mbufx_mp_enqueue_unchecked(struct rte_mempool *mp, void * const *objs,
 			   unsigned int n)
 {
