@@ -141,14 +141,15 @@ fwd_multicast(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m
 	return 0;
 }
 
-/* The fixed IP header of len bytes, contiguous in the first segment (only a
- * short first segment pays a pullup, which may replace *m); NULL: a runt. */
+/* The fixed IP header of len bytes after the Ethernet header at eth,
+ * contiguous in the first segment (only a short first segment pays a
+ * pullup, which may replace *m); NULL: a runt. */
 static __rte_always_inline void *
-ip_fixed_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m, uint32_t len)
+ip_fixed_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m, void *eth, uint32_t len)
 {
-	if (unlikely((*m)->pkt_len < RTE_ETHER_HDR_LEN + len))
-		return NULL;
-	if (unlikely((*m)->data_len < RTE_ETHER_HDR_LEN + len) &&
+	if (likely((*m)->data_len >= RTE_ETHER_HDR_LEN + len))
+		return (uint8_t *)eth + RTE_ETHER_HDR_LEN;
+	if (unlikely((*m)->pkt_len < RTE_ETHER_HDR_LEN + len) ||
 	    mbufx_pullup(zs, m, RTE_ETHER_HDR_LEN + len) == NULL)
 		return NULL;
 	return rte_pktmbuf_mtod_offset(*m, void *, RTE_ETHER_HDR_LEN);
@@ -157,35 +158,38 @@ ip_fixed_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m, uint32_t len)
 /* Pass 1 for IPv4: header contiguous (options too) and RFC 1812 checks.
  * @return 0 or the drop reason. */
 static __rte_always_inline unsigned int
-check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, struct rte_ipv4_hdr **ipp)
+check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
+	   struct rte_ipv4_hdr **ipp)
 {
 	struct rte_ipv4_hdr *ip;
 	uint32_t hlen;
 
-	ip = ip_fixed_hdr(rx->zs, m, sizeof(*ip));
+	ip = ip_fixed_hdr(rx->zs, m, eth, sizeof(*ip));
 	if (unlikely(ip == NULL))
 		return L3FWD_DROP_RUNT;
-	/* options: the whole header contiguous too (if the frame holds it) */
-	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF)) {
-		hlen = rte_ipv4_hdr_len(ip);
-		if (hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= (*m)->pkt_len &&
-		    (*m)->data_len < RTE_ETHER_HDR_LEN + hlen) {
-			if (mbufx_pullup(rx->zs, m, RTE_ETHER_HDR_LEN + hlen) == NULL)
-				return L3FWD_DROP_TRUNCATED;
-			ip = rte_pktmbuf_mtod_offset(*m, struct rte_ipv4_hdr *,
-						     RTE_ETHER_HDR_LEN);
-		}
-	}
 	*ipp = ip;
+	/* version 4 and a 20-byte header (in the frame): one compare */
+	if (likely(ip->version_ihl == RTE_IPV4_VHL_DEF))
+		return l3fwd_check4_rest(*m, ip, sizeof(*ip), rx->rx_cksum);
+	/* options: the whole header contiguous too (if the frame holds it) */
+	hlen = rte_ipv4_hdr_len(ip);
+	if (hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= (*m)->pkt_len &&
+	    (*m)->data_len < RTE_ETHER_HDR_LEN + hlen) {
+		if (mbufx_pullup(rx->zs, m, RTE_ETHER_HDR_LEN + hlen) == NULL)
+			return L3FWD_DROP_TRUNCATED;
+		ip = rte_pktmbuf_mtod_offset(*m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+		*ipp = ip;
+	}
 	return l3fwd_check4(*m, ip, rx->rx_cksum);
 }
 
 static __rte_always_inline unsigned int
-check_ipv6(const struct l3fwd_rx *rx, struct rte_mbuf **m, struct rte_ipv6_hdr **ipp)
+check_ipv6(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
+	   struct rte_ipv6_hdr **ipp)
 {
 	struct rte_ipv6_hdr *ip;
 
-	ip = ip_fixed_hdr(rx->zs, m, sizeof(*ip));
+	ip = ip_fixed_hdr(rx->zs, m, eth, sizeof(*ip));
 	if (unlikely(ip == NULL))
 		return L3FWD_DROP_RUNT;
 	*ipp = ip;
@@ -198,8 +202,8 @@ static __rte_always_inline unsigned int
 classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void **l3)
 {
 	struct rte_mbuf *m = *mp;
-	unsigned int reason, kind = PKT_DROPPED;
-	bool is4, is6;
+	struct rte_ether_hdr *eth;
+	unsigned int reason, kind;
 	uint32_t ptype;
 
 	if (unlikely(m->pkt_len > c->max_frame)) {
@@ -217,30 +221,26 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 		goto dropped;
 	}
 	m = *mp;
+	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	if (rx->sw_ptype) {
 		/* what app_ptype_parse() would say, without building a ptype */
-		const rte_be16_t et = rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->ether_type;
-
-		is4 = et == RTE_BE16(RTE_ETHER_TYPE_IPV4);
-		is6 = et == RTE_BE16(RTE_ETHER_TYPE_IPV6);
+		kind = likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) ? PKT_V4 :
+		       eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6) ? PKT_V6 : PKT_DROPPED;
 	} else {
 		ptype = m->packet_type;
 		/* IP right after a plain Ethernet header only (no VLAN, no tunnel) */
 		if ((ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_L2_ETHER &&
 		    (ptype & RTE_PTYPE_L2_MASK) != RTE_PTYPE_UNKNOWN)
 			ptype = RTE_PTYPE_UNKNOWN;
-		is4 = RTE_ETH_IS_IPV4_HDR(ptype);
-		is6 = RTE_ETH_IS_IPV6_HDR(ptype);
+		kind = RTE_ETH_IS_IPV4_HDR(ptype) ? PKT_V4 :
+		       RTE_ETH_IS_IPV6_HDR(ptype) ? PKT_V6 : PKT_DROPPED;
 	}
-	if (likely(is4)) {
-		reason = check_ipv4(rx, mp, (struct rte_ipv4_hdr **)l3);
-		kind = PKT_V4;
-	} else if (is6) {
-		reason = check_ipv6(rx, mp, (struct rte_ipv6_hdr **)l3);
-		kind = PKT_V6;
-	} else {
+	if (likely(kind == PKT_V4))
+		reason = check_ipv4(rx, mp, eth, (struct rte_ipv4_hdr **)l3);
+	else if (kind == PKT_V6)
+		reason = check_ipv6(rx, mp, eth, (struct rte_ipv6_hdr **)l3);
+	else
 		reason = L3FWD_DROP_NOT_IP;
-	}
 	if (likely(reason == 0))
 		return kind;
 dropped:

@@ -75,27 +75,19 @@ l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
 	return s == 0xffff;
 }
 
-/** @return 0, or the l3fwd_drop reason of an IPv4 packet at offset 14 of @p m. */
-static inline unsigned int
-l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_cksum)
+/*
+ * The checks that follow the version and header length: total length,
+ * checksum, TTL, addresses, for a header of hlen bytes that the frame holds.
+ * Inline with a constant hlen of 20 (the common header), the checksum is
+ * the five-word sum.
+ */
+static __rte_always_inline unsigned int
+l3fwd_check4_rest(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t hlen,
+		  bool port_cksum)
 {
 	const uint32_t l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
-	uint32_t hlen, total;
+	const uint32_t total = rte_be_to_cpu_16(ip->total_length);
 
-	if (likely(ip->version_ihl == RTE_IPV4_VHL_DEF)) {
-		/* version 4, 20-byte header: two checks in one compare */
-		hlen = sizeof(*ip);
-	} else {
-		hlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) *
-		       RTE_IPV4_IHL_MULTIPLIER;
-		if (unlikely((ip->version_ihl >> 4) != 4))
-			return L3FWD_DROP_BAD_VERSION;
-		if (unlikely(hlen < sizeof(struct rte_ipv4_hdr)))
-			return L3FWD_DROP_BAD_IHL;
-	}
-	if (unlikely(hlen > l3_len))
-		return L3FWD_DROP_TRUNCATED;
-	total = rte_be_to_cpu_16(ip->total_length);
 	if (unlikely(total < hlen || total > l3_len))
 		return L3FWD_DROP_BAD_LEN;
 	if (port_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
@@ -112,6 +104,25 @@ l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_
 	if (unlikely(l3fwd_martian4(ip->src_addr, ip->dst_addr)))
 		return L3FWD_DROP_MARTIAN;
 	return 0;
+}
+
+/** @return 0, or the l3fwd_drop reason of an IPv4 packet at offset 14 of @p m. */
+static inline unsigned int
+l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_cksum)
+{
+	const uint32_t l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
+	const uint32_t hlen = (uint32_t)(ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) *
+			      RTE_IPV4_IHL_MULTIPLIER;
+
+	if (unlikely((ip->version_ihl >> 4) != 4))
+		return L3FWD_DROP_BAD_VERSION;
+	if (unlikely(hlen < sizeof(struct rte_ipv4_hdr)))
+		return L3FWD_DROP_BAD_IHL;
+	if (unlikely(hlen > l3_len))
+		return L3FWD_DROP_TRUNCATED;
+	if (likely(hlen == sizeof(struct rte_ipv4_hdr)))
+		return l3fwd_check4_rest(m, ip, sizeof(struct rte_ipv4_hdr), port_cksum);
+	return l3fwd_check4_rest(m, ip, hlen, port_cksum);
 }
 
 /**
