@@ -39,7 +39,9 @@ l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src
 	       uint64_t *drop)
 {
 	uint16_t port;
+	uint32_t i;
 
+	RTE_BUILD_BUG_ON(sizeof(struct l3fwd_hop) != 16);
 	if (l3fwd.nh == NULL || l3fwd.nb_nh == 0 || drop == NULL || socket < 0 ||
 	    socket >= RTE_MAX_NUMA_NODES ||
 	    (l3fwd_tables[socket].lpm4 == NULL && l3fwd_tables[socket].em4 == NULL))
@@ -53,26 +55,48 @@ l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src
 	c->drop = drop;
 	c->nh_pkts = rte_zmalloc_socket("l3fwd_cnt", 3 * sizeof(uint64_t) * c->nb_nh,
 					RTE_CACHE_LINE_SIZE, socket);
-	if (c->nh_pkts == NULL)
+	c->hop = rte_zmalloc_socket("l3fwd_hop", sizeof(*c->hop) * c->nb_nh,
+				    RTE_CACHE_LINE_SIZE, socket);
+	if (c->nh_pkts == NULL || c->hop == NULL) {
+		l3fwd_ctx_free(c);
 		return -ENOMEM;
+	}
 	c->nh_inplace = c->nh_pkts + c->nb_nh;
 	c->nh_chained = c->nh_inplace + c->nb_nh;
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		memcpy(c->eth[port].b, &l3fwd.dst_mac[port], RTE_ETHER_ADDR_LEN);
-		if (src_mac != NULL)
-			memcpy(c->eth[port].b + RTE_ETHER_ADDR_LEN, &src_mac[port],
-			       RTE_ETHER_ADDR_LEN);
-		else
-			memset(c->eth[port].b + RTE_ETHER_ADDR_LEN, 0, RTE_ETHER_ADDR_LEN);
+		memset(c->eth[port].b + RTE_ETHER_ADDR_LEN, 0, RTE_ETHER_ADDR_LEN);
 	}
+	for (i = 0; i < c->nb_nh; i++) {
+		c->hop[i].port = c->nh[i].port;
+		c->hop[i].encap = c->nh[i].encap;
+	}
+	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
+		l3fwd_ctx_set_mac(c, port, src_mac != NULL ? &src_mac[port] : NULL);
 	return 0;
+}
+
+void
+l3fwd_ctx_set_mac(struct l3fwd_ctx *c, uint16_t port, const struct rte_ether_addr *src)
+{
+	uint32_t i;
+
+	if (port >= RTE_MAX_ETHPORTS)
+		return;
+	if (src != NULL)
+		memcpy(c->eth[port].b + RTE_ETHER_ADDR_LEN, src, RTE_ETHER_ADDR_LEN);
+	for (i = 0; i < c->nb_nh; i++)
+		if (c->hop[i].port == port)
+			memcpy(c->hop[i].eth, c->eth[port].b, sizeof(c->hop[i].eth));
 }
 
 void
 l3fwd_ctx_free(struct l3fwd_ctx *c)
 {
 	rte_free(c->nh_pkts);
+	rte_free(c->hop);
 	c->nh_pkts = c->nh_inplace = c->nh_chained = NULL;
+	c->hop = NULL;
 }
 
 static __rte_always_inline void
@@ -316,7 +340,7 @@ static __rte_always_inline unsigned int
 forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void *l3,
 	bool v6, uint32_t nh_idx, struct l3fwd_out *out)
 {
-	const struct l3fwd_nh *nh;
+	const struct l3fwd_hop *hop;
 	const uint8_t *dst;
 	struct rte_ether_hdr *eth;
 	uint32_t l3_len;
@@ -325,7 +349,7 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void
 
 	if (unlikely(nh_idx == L3FWD_NO_ROUTE))
 		return L3FWD_DROP_NO_ROUTE;
-	nh = &c->nh[nh_idx];
+	hop = &c->hop[nh_idx];
 	if (v6) {
 		struct rte_ipv6_hdr *ip = l3;
 
@@ -341,11 +365,11 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void
 		mcast = (dst[0] >> 4) == 0xe;
 	}
 	if (unlikely(mcast)) {
-		if (nh->nb_ports == 0)
+		if (c->nh[nh_idx].nb_ports == 0)
 			return L3FWD_DROP_NO_ROUTE;
 		return fwd_multicast(c, rx, m, nh_idx, dst, v6, out);
 	}
-	if (unlikely(nh->encap != L3FWD_ENCAP_NONE)) {
+	if (unlikely(hop->encap != L3FWD_ENCAP_NONE)) {
 		if (v6)
 			l3_len = rte_be_to_cpu_16(((struct rte_ipv6_hdr *)l3)->payload_len) +
 				 sizeof(struct rte_ipv6_hdr);
@@ -359,9 +383,9 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void
 		eth = (struct rte_ether_hdr *)((uint8_t *)l3 - RTE_ETHER_HDR_LEN);
 	}
 	/* both MACs in one 12-byte copy */
-	memcpy(eth, c->eth[nh->port].b, sizeof(c->eth[0].b));
+	memcpy(eth, hop->eth, sizeof(hop->eth));
 	c->nh_pkts[nh_idx]++;
-	out_add(out, nh->port, m);
+	out_add(out, hop->port, m);
 	return 0;
 }
 

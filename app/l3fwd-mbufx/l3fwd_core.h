@@ -65,6 +65,14 @@ struct l3fwd_eth {
 	uint8_t b[2 * RTE_ETHER_ADDR_LEN];
 };
 
+/** What the rewrite of a unicast packet needs of its next hop, in 16 bytes. */
+struct l3fwd_hop {
+	uint8_t eth[2 * RTE_ETHER_ADDR_LEN];	/**< MACs of the output port */
+	uint16_t port;				/**< output port */
+	uint8_t encap;				/**< not plain: enum l3fwd_encap */
+	uint8_t pad;
+};
+
 /** What the core needs to know about the port a burst came from. */
 struct l3fwd_rx {
 	struct mbufx_zone_set *zs;	/**< zone set for pullup, encap, copies */
@@ -85,6 +93,7 @@ struct l3fwd_ctx {
 	uint64_t *nh_pkts;		/**< [nb_nh] packets (copies) per next hop */
 	uint64_t *nh_inplace;		/**< [nb_nh] encapsulations in the headroom */
 	uint64_t *nh_chained;		/**< [nb_nh] encapsulations chained */
+	struct l3fwd_hop *hop;		/**< [nb_nh] from nh[] and eth[] */
 	struct l3fwd_eth eth[RTE_MAX_ETHPORTS];	/**< per output port */
 };
 
@@ -97,13 +106,17 @@ struct l3fwd_out {
 
 /**
  * Set up @p c for the tables of @p socket and the loaded next hops
- * (l3fwd.nh), with zeroed per-next-hop counters.
+ * (l3fwd.nh), with zeroed per-next-hop counters. Change a MAC in c->eth[]
+ * later with l3fwd_ctx_set_mac().
  * @param src_mac source MAC of each port (RTE_MAX_ETHPORTS entries), or NULL
  * @param drop drop counters, at least L3FWD_DROP_MAX entries
  * @return 0, -EINVAL (no routes loaded, no tables for @p socket) or -ENOMEM.
  */
 int l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src_mac,
 		   uint64_t *drop);
+
+/** Set the source MAC of @p port in @p c (and in its next hops). */
+void l3fwd_ctx_set_mac(struct l3fwd_ctx *c, uint16_t port, const struct rte_ether_addr *src);
 
 /** Free the counters of @p c. */
 void l3fwd_ctx_free(struct l3fwd_ctx *c);
