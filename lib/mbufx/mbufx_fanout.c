@@ -18,15 +18,21 @@
  * c is the split point: hdr_len, extended to the end of the segment that
  * holds byte hdr_len when that adds at most MBUFX_FANOUT_COPY_MAX bytes
  * (copying them costs less than an indirect mbuf and its refcount update on
- * the owner's cache line), or to pkt_len for short packets (deep copies).
- * c is pulled back to hdr_len when it would need a bigger header buffer.
+ * the owner's cache line), or to pkt_len for short packets (deep copies,
+ * from whichever zone holds the packet). An extension to a segment end is
+ * dropped when it would need a bigger header buffer.
  *
- * Everything is allocated before anything is attached; on failure all
- * mbufs go back and m is as it was.
+ * Copies are built in chunks of at most FANOUT_BULK mbufs taken from the
+ * pools on the stack: no heap, however many copies. A chunk that cannot be
+ * had unwinds: the copies built so far are freed, which gives back every
+ * mbuf and every reference they took, so m is as it was and the zones hold
+ * what they held. Counters are committed only on success.
+ *
+ * When m serves as the last copy while the others attach to its first
+ * segment, it gets the mark of mbufx_own_front(): its front is private.
  */
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -37,7 +43,7 @@
 #include "mbufx_private.h"
 #include "mbufx_zone.h"
 
-/* Mbufs fetched with one mempool call at most. */
+/* Mbufs fetched with one mempool call at most: the stack arrays. */
 #define FANOUT_BULK 64
 
 /* Split point c (see above). */
@@ -142,37 +148,35 @@ share_plan(struct rte_mbuf *m, uint32_t c, unsigned int ncopies,
 	return refs_fit(*first, n, ncopies) ? 0 : -EOVERFLOW;
 }
 
-/* Get n mbufs from mp into v, all or nothing. A request for zero mbufs
- * never reaches the pool: without a per-lcore cache the stock ring driver
- * refuses it. */
-static inline int
-get_n(struct rte_mempool *mp, struct rte_mbuf **v, unsigned int n)
-{
-	unsigned int i, k;
+/* Mbufs one call took, per zone, committed on success. */
+struct fanout_acc {
+	uint32_t alloc[MBUFX_ZONE_NUM];
+	uint32_t fallback;
+};
 
-	if (n == 0)
-		return 0;
-	if (likely(n <= FANOUT_BULK))
-		return rte_pktmbuf_alloc_bulk(mp, v, n) == 0 ? 0 : -ENOMEM;
-	for (i = 0; i < n; i += k) {
-		k = RTE_MIN(n - i, (unsigned int)FANOUT_BULK);
-		if (rte_pktmbuf_alloc_bulk(mp, &v[i], k) != 0) {
-			rte_pktmbuf_free_bulk(v, i);
+/* n >= 1 mbufs from zone pref or, when it is dry, a larger one. */
+static inline int
+take(struct mbufx_zone_set *zs, enum mbufx_zone_id pref, struct rte_mbuf **v,
+     unsigned int n, struct fanout_acc *a)
+{
+	enum mbufx_zone_id z = pref;
+
+	if (unlikely(rte_pktmbuf_alloc_bulk(zs->pool[pref], v, n) != 0)) {
+		z = (enum mbufx_zone_id)(pref + 1);
+		if (z >= MBUFX_ZONE_NUM || mbufx_lib_get(zs, &z, v, n) < 0)
 			return -ENOMEM;
-		}
+		a->fallback += n;
 	}
+	a->alloc[z] += n;
 	return 0;
 }
 
-/* Build one copy from header h and k fresh mbufs cl[]. */
-static struct rte_mbuf *
-copy_build(struct rte_mbuf *m, struct rte_mbuf *h, uint32_t c,
-	   struct rte_mbuf *first, uint32_t skip, struct rte_mbuf **cl,
-	   unsigned int k)
+/* Header mbuf h of a copy: the first c bytes of m at the end of its
+ * buffer, m's metadata, room for k more segments. */
+static inline void
+header_init(struct rte_mbuf *h, const struct rte_mbuf *m, uint32_t c,
+	    unsigned int k)
 {
-	struct rte_mbuf *s = first, *tail = h;
-	unsigned int j = 0;
-
 	/* even: the copied headers stay 2-byte aligned (rte_ether_hdr) */
 	h->data_off = (uint16_t)((h->buf_len - c) & ~1u);
 	h->data_len = (uint16_t)c;
@@ -180,33 +184,31 @@ copy_build(struct rte_mbuf *m, struct rte_mbuf *h, uint32_t c,
 	__mbufx_copy_metadata(h, m);
 	h->pkt_len = m->pkt_len;
 	h->nb_segs = (uint16_t)(k + 1);
-	for (; j < k; s = s->next) {
-		if (s->data_len == 0)
-			continue;
-		rte_pktmbuf_attach(cl[j], s);
-		if (j == 0) {
-			cl[j]->data_off += skip;
-			cl[j]->data_len -= skip;
-		}
-		tail->next = cl[j];
-		tail = cl[j];
-		j++;
-	}
-	return h;
 }
 
-/* All counters of one call through one slot look-up. */
+/* Indirect mbuf x shares segment s (from skip on), linked after tail. */
+static inline void
+share_one(struct rte_mbuf *tail, struct rte_mbuf *x, struct rte_mbuf *s,
+	  uint32_t skip)
+{
+	rte_pktmbuf_attach(x, s);
+	x->data_off += skip;
+	x->data_len -= skip;
+	tail->next = x;
+}
+
+/* All counters of one successful call through one slot look-up. */
 static void
-fanout_count(struct mbufx_zone_set *zs, enum mbufx_zone_id hz,
-	     enum mbufx_zone_id cz, unsigned int nalloc, unsigned int k,
-	     int deep, int own)
+fanout_count(struct mbufx_zone_set *zs, const struct fanout_acc *a,
+	     unsigned int nalloc, unsigned int k, int deep, int own)
 {
 	struct mbufx_zone_stats *st;
-	unsigned int lc = rte_lcore_id();
+	unsigned int lc = rte_lcore_id(), z;
 
 	if (unlikely(lc >= RTE_MAX_LCORE)) {
-		MBUFX_ZONE_STAT_ADD(zs, alloc[hz], nalloc);
-		MBUFX_ZONE_STAT_ADD(zs, alloc[cz], nalloc * k);
+		for (z = 0; z < MBUFX_ZONE_NUM; z++)
+			MBUFX_ZONE_STAT_ADD(zs, alloc[z], a->alloc[z]);
+		MBUFX_ZONE_STAT_ADD(zs, hdr_fallback, a->fallback);
 		MBUFX_ZONE_STAT_ADD(zs, fanout_hdr_alloc, nalloc);
 		MBUFX_ZONE_STAT_ADD(zs, fanout_indirect, nalloc * k);
 		MBUFX_ZONE_STAT_ADD(zs, fanout_deep, deep ? nalloc : 0);
@@ -214,8 +216,9 @@ fanout_count(struct mbufx_zone_set *zs, enum mbufx_zone_id hz,
 		return;
 	}
 	st = &zs->stats[lc];
-	st->alloc[hz] += nalloc;
-	st->alloc[cz] += nalloc * k;
+	for (z = 0; z < MBUFX_ZONE_NUM; z++)
+		st->alloc[z] += a->alloc[z];
+	st->hdr_fallback += a->fallback;
 	st->fanout_hdr_alloc += nalloc;
 	st->fanout_indirect += nalloc * k;
 	st->fanout_deep += deep ? nalloc : 0;
@@ -226,67 +229,111 @@ int
 mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t hdr_len,
 	     struct rte_mbuf **copies, unsigned int n)
 {
-	struct rte_mbuf *stack[FANOUT_BULK];
-	struct rte_mbuf **v = stack, *first;
-	struct rte_mempool *hpool, *cpool;
-	enum mbufx_zone_id hz, cz = MBUFX_ZONE_HDR, hz2;
-	unsigned int i, k, nalloc, per, total;
+	struct rte_mbuf *v[FANOUT_BULK];
+	struct rte_mbuf *first, *s, *tail, *h;
+	struct fanout_acc a = { { 0 }, 0 };
+	enum mbufx_zone_id hz, cz = MBUFX_ZONE_PKT, hz2;
+	unsigned int i, j, t, k, nalloc, per, nh, used, avail, need, built = 0;
 	uint32_t c, skip;
-	int own, ret;
+	int own, deep;
 
 	if (zs == NULL || m == NULL || copies == NULL || n == 0 ||
 	    hdr_len > m->pkt_len)
 		return -EINVAL;
-	hpool = mbufx_hdr_pool(zs, hdr_len, &hz);
-	if (hpool == NULL)
+	MBUFX_DEBUG_HEAD(m);
+	if (mbufx_hdr_pool(zs, hdr_len, &hz) == NULL)
 		return -EINVAL;
 	c = split_point(m, hdr_len);
-	if (c != hdr_len && (mbufx_hdr_pool(zs, c, &hz2) == NULL || hz2 != hz))
-		c = hdr_len;
-	cpool = mbufx_hdr_pool(zs, 0, &cz);
+	if (c != hdr_len && (mbufx_hdr_pool(zs, c, &hz2) == NULL || hz2 != hz)) {
+		/* the documented deep copy of a short packet takes the
+		 * bigger buffer; a mere extension to a segment end does not */
+		if (c == m->pkt_len && m->pkt_len - hdr_len <=
+		    MBUFX_FANOUT_COPY_MAX && mbufx_hdr_pool(zs, c, &hz2) != NULL)
+			hz = hz2;
+		else
+			c = hdr_len;
+	}
+	deep = c == m->pkt_len;
+	mbufx_hdr_pool(zs, 0, &cz);
 
 	own = mbufx_seg_writable(m) && m->data_len >= hdr_len;
 	nalloc = own ? n - 1 : n;
-	ret = share_plan(m, c, nalloc, &first, &skip, &k);
-	if (ret < 0)
-		return ret;
+	if (share_plan(m, c, nalloc, &first, &skip, &k) < 0)
+		return -EOVERFLOW;
 
-	if (nalloc != 0) {
-		per = 1 + k;
-		if ((uint64_t)nalloc * per > UINT32_MAX / sizeof(*v))
-			return -ENOMEM; /* no zone set holds that many */
-		total = nalloc * per;
-		if (total > FANOUT_BULK) {
-			v = malloc(sizeof(*v) * total);
-			if (v == NULL)
-				return -ENOMEM;
-		}
-		/* headers first, then the indirect mbufs of every copy */
-		if (hpool == cpool) {
-			ret = get_n(hpool, v, total);
+	/* Chunks of nh copies: headers v[0..nh), their k indirect mbufs
+	 * each from v[nh] on, refilled (k > FANOUT_BULK - 1 only) as used. */
+	per = 1 + k;
+	for (i = 0; i < nalloc; i += nh) {
+		if (per <= FANOUT_BULK) {
+			nh = RTE_MIN(nalloc - i, FANOUT_BULK / per);
+			if (hz == cz) {
+				if (take(zs, hz, v, nh * per, &a) < 0)
+					goto unwind;
+			} else {
+				if (take(zs, hz, v, nh, &a) < 0)
+					goto unwind;
+				if (k != 0 && take(zs, cz, &v[nh], nh * k, &a) < 0) {
+					rte_pktmbuf_free_bulk(v, nh);
+					goto unwind;
+				}
+			}
+			avail = nh * k;
+			need = 0;
 		} else {
-			ret = get_n(hpool, v, nalloc);
-			if (ret == 0) {
-				ret = get_n(cpool, &v[nalloc], total - nalloc);
-				if (ret < 0)
-					rte_pktmbuf_free_bulk(v, nalloc);
+			nh = 1;
+			if (take(zs, hz, v, 1, &a) < 0)
+				goto unwind;
+			avail = 0;
+			need = k;
+		}
+		used = 0;
+		for (j = 0; j < nh; j++) {
+			h = v[j];
+			header_init(h, m, c, k);
+			copies[built++] = h;
+			tail = h;
+			s = first;
+			for (t = 0; t < k; t++, s = s->next) {
+				if (used == avail) {
+					avail = RTE_MIN(need,
+						(unsigned int)FANOUT_BULK - 1);
+					used = 0;
+					if (take(zs, cz, &v[1], avail, &a) < 0) {
+						/* nh == 1: nothing else held */
+						goto unwind;
+					}
+					need -= avail;
+				}
+				while (s->data_len == 0)
+					s = s->next;
+				share_one(tail, v[nh + used], s, t == 0 ? skip : 0);
+				tail = v[nh + used++];
 			}
 		}
-		if (ret < 0) {
-			if (v != stack)
-				free(v);
-			return ret;
-		}
-		for (i = 0; i < nalloc; i++)
-			copies[i] = copy_build(m, v[i], c, first, skip,
-					       &v[nalloc + i * k], k);
-		if (v != stack)
-			free(v);
 	}
-	fanout_count(zs, hz, cz, nalloc, k, c == m->pkt_len, own);
-	if (own)
+	fanout_count(zs, &a, nalloc, k, deep, own);
+	/* the copies took references on the shared segments: a mark one of
+	 * them carried no longer tells the truth */
+	if (unlikely(mbufx_mark_flag != 0) && k != 0)
+		for (s = first, t = 0; t < k; s = s->next)
+			if (s->data_len != 0) {
+				if (s->ol_flags & mbufx_mark_flag)
+					s->ol_flags &= ~mbufx_mark_flag;
+				t++;
+			}
+	if (own) {
 		copies[n - 1] = m;
-	else
+		if (k != 0 && first == m)
+			mbufx_mark_set(m, (uint16_t)(m->data_off + c));
+	} else {
 		rte_pktmbuf_free(m);
+	}
 	return (int)n;
+
+unwind:
+	/* every reference the built copies took goes back with them */
+	while (built > 0)
+		rte_pktmbuf_free(copies[--built]);
+	return -ENOMEM;
 }

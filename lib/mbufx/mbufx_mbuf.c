@@ -3,29 +3,174 @@
  */
 
 /*
- * Prepend and pullup.
+ * Prepend, pullup and the calls built on them.
  *
- * Both follow one discipline: decide everything and allocate everything
+ * All follow one discipline: decide everything and allocate everything
  * first, then change the packet with operations that cannot fail. So a
  * failure leaves the packet bit for bit as it was, and nothing leaks.
  *
- * Bytes are written only where mbufx_seg_writable() allows. Fields are
- * written only in segment structures the caller owns alone (refcnt 1);
- * a segment structure shared by several chains that must be shortened is
- * replaced by an indirect mbuf attached to it ("replacement" below), the
- * only allocation the allocation-free pullup path can need.
+ * Bytes are written only where mbufx_seg_writable() allows, or in the
+ * private front of the copy mbufx_fanout() keeps (mbufx_own_front()).
+ * Fields are written only in segment structures the caller owns alone
+ * (refcnt 1, or that copy); a segment structure shared by several chains
+ * that must be shortened is replaced by an indirect mbuf attached to it
+ * ("replacement" below), the only allocation the allocation-free pullup
+ * path can need.
+ *
+ * pullup_common() is the one engine: "the first len bytes contiguous in
+ * the first segment, writable if asked, with front bytes of writable
+ * leading space". mbufx_pullup(), mbufx_unshare_hdr(),
+ * mbufx_prepend_contig() and mbufx_vlan_insert() are its parameters.
+ *
+ * Headers and replacements come from the zone that fits and, when it is
+ * dry, from the next larger one (counted as hdr_fallback).
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_errno.h>
+#include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 #include <rte_memcpy.h>
 
 #include "mbufx_mbuf.h"
 #include "mbufx_private.h"
 #include "mbufx_zone.h"
+
+/* ---- the fan-out's mark on the copy it keeps -------------------------- */
+
+/*
+ * mbufx_fanout() may keep the original as one of the copies while the
+ * other copies attach indirect mbufs to its first segment: its refcnt then
+ * counts those clones and DPDK calls it shared, although its front (the
+ * headroom and the first bytes of data) is read by nobody else. The mark
+ * says so: a dynamic field holding that front's end and the data
+ * references the fan-out left (the mark counts while that number is
+ * unchanged), plus a dynamic flag (rte_pktmbuf_reset() clears it when the
+ * mbuf is reused). The field also holds the segment's
+ * identity, so a copy of the metadata into another mbuf (rte_pktmbuf_attach()
+ * and rte_mbuf_dynfield_copy() copy every dynamic field) marks nothing.
+ */
+struct own_mark {
+	uint32_t id;	/* mark_id() of the marked segment */
+	uint16_t front;	/* bytes from the buffer start only its holder reads */
+	uint16_t refs;	/* data references the fan-out left */
+};
+
+static const struct rte_mbuf_dynfield mark_field = {
+	.name = MBUFX_DYNFIELD_OWN_FRONT_NAME,
+	.size = sizeof(struct own_mark),
+	.align = __alignof__(struct own_mark),
+};
+
+static const struct rte_mbuf_dynflag mark_flag_desc = {
+	.name = MBUFX_DYNFLAG_OWN_FRONT_NAME,
+};
+
+uint64_t mbufx_mark_flag;
+static int mark_off = -1;
+
+void
+mbufx_mark_init(void)
+{
+	int off, bit;
+
+	if (__atomic_load_n(&mbufx_mark_flag, __ATOMIC_ACQUIRE) != 0)
+		return;
+	/* idempotent, and shared with the other processes */
+	off = rte_mbuf_dynfield_register(&mark_field);
+	bit = rte_mbuf_dynflag_register(&mark_flag_desc);
+	if (off < 0 || bit < 0) {
+		MBUFX_LOG(NOTICE, "no room for the fan-out mark (%s): the copy "
+			  "fan-out keeps cannot prepend in place",
+			  rte_strerror(rte_errno));
+		return;
+	}
+	mark_off = off;
+	__atomic_store_n(&mbufx_mark_flag, RTE_BIT64(bit), __ATOMIC_RELEASE);
+}
+
+static inline uint32_t
+mark_id(const struct rte_mbuf *m)
+{
+	uintptr_t a = (uintptr_t)m ^ (uintptr_t)m->buf_addr;
+
+	return (uint32_t)(a ^ (uint64_t)a >> 32);
+}
+
+/* References on the data of a non-indirect segment: its own refcnt, or an
+ * external buffer's shared counter. */
+static inline uint16_t
+own_data_refs(const struct rte_mbuf *m)
+{
+	if (RTE_MBUF_HAS_EXTBUF(m))
+		return rte_mbuf_ext_refcnt_read(m->shinfo);
+	return rte_mbuf_refcnt_read(m);
+}
+
+void
+mbufx_mark_set(struct rte_mbuf *m, uint16_t front)
+{
+	struct own_mark *mk;
+
+	if (mbufx_mark_flag == 0)
+		return;
+	mk = RTE_MBUF_DYNFIELD(m, mark_off, struct own_mark *);
+	mk->id = mark_id(m);
+	mk->front = front;
+	mk->refs = own_data_refs(m);
+	m->ol_flags |= mbufx_mark_flag;
+}
+
+uint16_t
+mbufx_own_front(const struct rte_mbuf *seg)
+{
+	const struct own_mark *mk;
+
+	if (seg == NULL || !(seg->ol_flags & mbufx_mark_flag) ||
+	    mbufx_mark_flag == 0 || RTE_MBUF_CLONED(seg))
+		return 0;
+	mk = RTE_MBUF_DYNFIELD(seg, mark_off, const struct own_mark *);
+	if (mk->id != mark_id(seg))
+		return 0;
+	/* any change since (a clone or a holder taken, a copy freed) shows as
+	 * another count; only the pair "a copy freed, a reference taken on
+	 * this one" cancels out, hence mbufx_own_front_clear() */
+	if (own_data_refs(seg) != mk->refs)
+		return 0;
+	if (RTE_MBUF_HAS_EXTBUF(seg) && rte_mbuf_refcnt_read(seg) != 1)
+		return 0;
+	return mk->front;
+}
+
+void
+mbufx_own_front_clear(struct rte_mbuf *m)
+{
+	for (; m != NULL; m = m->next)
+		m->ol_flags &= ~mbufx_mark_flag;
+}
+
+/* The segment structure is the caller's alone: its fields may change. */
+static inline int
+struct_private(const struct rte_mbuf *seg)
+{
+	return rte_mbuf_refcnt_read(seg) == 1 || mbufx_own_front(seg) != 0;
+}
+
+#ifdef MBUFX_DEBUG
+void
+mbufx_debug_stale_head(const struct rte_mbuf *m, const char *fn)
+{
+	MBUFX_LOG(CRIT, "%s(): mbuf %p is no longer the first segment of its "
+		  "packet (a call that may change the head replaced it): use "
+		  "the pointer the call wrote back", fn, (const void *)m);
+	abort();
+}
+#endif
 
 void
 mbufx_copy_metadata(struct rte_mbuf *dst, const struct rte_mbuf *src)
@@ -33,11 +178,12 @@ mbufx_copy_metadata(struct rte_mbuf *dst, const struct rte_mbuf *src)
 	__mbufx_copy_metadata(dst, src);
 }
 
+/* ---- prepend ---------------------------------------------------------- */
+
 void *
 mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
 {
-	enum mbufx_zone_id zid;
-	struct rte_mempool *pool;
+	enum mbufx_zone_id zid, pref;
 	struct rte_mbuf *m, *h;
 
 	if (zs == NULL || mp == NULL || *mp == NULL) {
@@ -45,9 +191,11 @@ mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
 		return NULL;
 	}
 	m = *mp;
+	MBUFX_DEBUG_HEAD(m);
 	if (len == 0)
 		return rte_pktmbuf_mtod(m, void *);
-	if (rte_pktmbuf_headroom(m) >= len && mbufx_seg_writable(m)) {
+	if (rte_pktmbuf_headroom(m) >= len &&
+	    (mbufx_seg_writable(m) || mbufx_own_front(m) >= m->data_off)) {
 		if (unlikely((uint64_t)m->pkt_len + len > UINT32_MAX)) {
 			rte_errno = EOVERFLOW;
 			return NULL;
@@ -58,8 +206,7 @@ mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
 		MBUFX_ZONE_STAT_ADD(zs, prepend_inplace, 1);
 		return rte_pktmbuf_mtod(m, void *);
 	}
-	pool = mbufx_hdr_pool(zs, len, &zid);
-	if (pool == NULL) {
+	if (mbufx_hdr_pool(zs, len, &zid) == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -68,7 +215,8 @@ mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
 		rte_errno = EOVERFLOW;
 		return NULL;
 	}
-	h = rte_pktmbuf_alloc(pool);
+	pref = zid;
+	h = mbufx_lib_alloc(zs, &zid);
 	if (h == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
@@ -79,11 +227,14 @@ mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
 	h->nb_segs = m->nb_segs + 1;
 	h->next = m;
 	__mbufx_copy_metadata(h, m);
+	MBUFX_DEBUG_DEMOTE(m);
 	*mp = h;
-	MBUFX_ZONE_STAT_ADD(zs, alloc[zid], 1);
+	mbufx_lib_count(zs, pref, zid, 1);
 	MBUFX_ZONE_STAT_ADD(zs, prepend_chained, 1);
 	return rte_pktmbuf_mtod(h, void *);
 }
+
+/* ---- pullup ----------------------------------------------------------- */
 
 /*
  * Where taking `len` bytes off the front of the chain starting at s ends:
@@ -143,57 +294,92 @@ consume_apply(struct rte_mbuf *s, unsigned int nfull, struct rte_mbuf *part,
 /* A replacement for `part` when its structure is shared, or NULL. */
 static int
 replacement_get(struct mbufx_zone_set *zs, const struct rte_mbuf *part,
-		struct rte_mbuf **r, unsigned int *nalloc)
+		struct rte_mbuf **r)
 {
-	enum mbufx_zone_id zid;
-	struct rte_mempool *pool;
+	enum mbufx_zone_id zid = MBUFX_ZONE_PKT, pref;
 
 	*r = NULL;
-	if (part == NULL || rte_mbuf_refcnt_read(part) == 1)
+	if (part == NULL || struct_private(part))
 		return 0;
-	pool = mbufx_hdr_pool(zs, 0, &zid);
-	*r = rte_pktmbuf_alloc(pool);
+	mbufx_hdr_pool(zs, 0, &zid);
+	pref = zid;
+	*r = mbufx_lib_alloc(zs, &zid);
 	if (*r == NULL)
 		return -ENOMEM;
-	MBUFX_ZONE_STAT_ADD(zs, alloc[zid], 1);
-	(*nalloc)++;
-	return 0;
+	mbufx_lib_count(zs, pref, zid, 1);
+	return 1;
 }
 
+/* Where the first `len` bytes of m (whose whole buffer is writable, data
+ * made at least len long) go: where they are unless they need `front`
+ * bytes of leading space or more room behind. Data that moves lands so
+ * that the packet's start (front bytes before it) is at an even offset:
+ * headers stay 2-byte aligned as rte_ether_hdr requires. */
+static uint16_t
+inplace_offset(const struct rte_mbuf *m, uint32_t len, uint16_t front)
+{
+	uint32_t off = m->data_off;
+
+	if (off + len > m->buf_len) {
+		off = m->buf_len - len;
+		off -= (off - front) & 1;	/* buf_len >= len + front */
+	}
+	if (off < front)
+		off = front;
+	return (uint16_t)off;
+}
+
+/*
+ * The first len bytes contiguous in the first segment, writable when
+ * want_writable, and at least front bytes of writable leading space in
+ * front of them (front != 0 implies want_writable).
+ */
 static void *
 pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
-	      int want_writable)
+	      int want_writable, uint16_t front)
 {
 	struct rte_mbuf *m, *h, *part, *r, *rest;
-	unsigned int nfull, nalloc = 0;
-	enum mbufx_zone_id zid;
-	struct rte_mempool *pool;
-	uint32_t rem, need;
+	unsigned int nfull;
+	enum mbufx_zone_id zid, pref;
+	uint32_t rem, need, keep, priv;
 	uint16_t off;
-	int w;
+	int w, nrep;
 
 	if (zs == NULL || mp == NULL || *mp == NULL || len > (*mp)->pkt_len) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	m = *mp;
+	MBUFX_DEBUG_HEAD(m);
 	w = mbufx_seg_writable(m);
-	if (len == 0 || (m->data_len >= len && (w || !want_writable))) {
-		MBUFX_ZONE_STAT_ADD(zs, pullup_noop, 1);
-		return rte_pktmbuf_mtod(m, void *);
+	if (m->data_len >= len) {
+		if (!want_writable) {
+			MBUFX_ZONE_STAT_ADD(zs, pullup_noop, 1);
+			return rte_pktmbuf_mtod(m, void *);
+		}
+		priv = w ? m->buf_len : mbufx_own_front(m);
+		if (m->data_off + len <= priv && m->data_off >= front) {
+			MBUFX_ZONE_STAT_ADD(zs, pullup_noop, 1);
+			return rte_pktmbuf_mtod(m, void *);
+		}
 	}
 
-	if (w && m->buf_len >= len) {
+	keep = RTE_MAX(len, (uint32_t)m->data_len);
+	if (w && m->buf_len >= keep + front) {
 		/* In place: m's whole buffer is ours. */
-		need = len - m->data_len;
-		consume_plan(m->next, need, &nfull, &part, &rem);
-		if (replacement_get(zs, part, &r, &nalloc) < 0) {
+		need = keep - m->data_len;
+		nfull = 0;
+		part = NULL;
+		rem = 0;
+		if (need != 0)
+			consume_plan(m->next, need, &nfull, &part, &rem);
+		nrep = replacement_get(zs, part, &r);
+		if (nrep < 0) {
 			rte_errno = ENOMEM;
 			return NULL;
 		}
-		if (rte_pktmbuf_tailroom(m) < need) {
-			/* even: headers stay 2-byte aligned (rte_ether_hdr) */
-			off = (uint16_t)((m->buf_len - len) & ~1u);
+		off = inplace_offset(m, keep, front);
+		if (off != m->data_off) {
 			memmove((uint8_t *)m->buf_addr + off,
 				rte_pktmbuf_mtod(m, void *), m->data_len);
 			m->data_off = off;
@@ -201,9 +387,9 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 		mbufx_copy_front(rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len),
 				 m->next, need);
 		m->next = consume_apply(m->next, nfull, part, rem, r);
-		m->data_len = (uint16_t)len;
+		m->data_len = (uint16_t)keep;
 		m->nb_segs -= nfull;
-		if (nalloc == 0)
+		if (nrep == 0)
 			MBUFX_ZONE_STAT_ADD(zs, pullup_inplace, 1);
 		else
 			MBUFX_ZONE_STAT_ADD(zs, pullup_alloc, 1);
@@ -211,8 +397,7 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 	}
 
 	/* A fresh first segment. */
-	pool = mbufx_hdr_pool(zs, len, &zid);
-	if (pool == NULL) {
+	if (mbufx_hdr_pool(zs, len + front, &zid) == NULL) {
 		rte_errno = ENOSPC;
 		return NULL;
 	}
@@ -221,24 +406,31 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 		rte_errno = EOVERFLOW;
 		return NULL;
 	}
-	h = rte_pktmbuf_alloc(pool);
+	pref = zid;
+	h = mbufx_lib_alloc(zs, &zid);
 	if (h == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	if (replacement_get(zs, part, &r, &nalloc) < 0) {
+	if (replacement_get(zs, part, &r) < 0) {
 		rte_pktmbuf_free(h);
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	MBUFX_ZONE_STAT_ADD(zs, alloc[zid], 1);
-	h->data_off = (uint16_t)((h->buf_len - len) & ~1u);	/* 2-byte aligned */
+	mbufx_lib_count(zs, pref, zid, 1);
+	/* bytes at the end, the packet's start (after front more bytes are
+	 * prepended) at an even offset: headers stay 2-byte aligned as
+	 * rte_ether_hdr requires */
+	h->data_off = (uint16_t)(front +
+		((h->buf_len - len - front) & ~1u));
 	h->data_len = (uint16_t)len;
 	mbufx_copy_front(rte_pktmbuf_mtod(h, uint8_t *), m, len);
 	__mbufx_copy_metadata(h, m);
 	h->pkt_len = m->pkt_len;
 	h->nb_segs = (uint16_t)(m->nb_segs - nfull + 1);
 	rest = consume_apply(m, nfull, part, rem, r);
+	if (rest == m)
+		MBUFX_DEBUG_DEMOTE(m);
 	h->next = rest;
 	*mp = h;
 	MBUFX_ZONE_STAT_ADD(zs, pullup_alloc, 1);
@@ -248,12 +440,75 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 void *
 mbufx_pullup(struct mbufx_zone_set *zs, struct rte_mbuf **m, uint32_t len)
 {
-	return pullup_common(zs, m, len, 0);
+	return pullup_common(zs, m, len, 0, 0);
 }
 
 void *
 mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 		  uint32_t len)
 {
-	return pullup_common(zs, m, len, 1);
+	return pullup_common(zs, m, len, 1, 0);
+}
+
+void *
+mbufx_prepend_contig(struct mbufx_zone_set *zs, struct rte_mbuf **mp,
+		     uint16_t len, uint32_t contig)
+{
+	struct rte_mbuf *m, *m0;
+	uint32_t rest;
+
+	if (zs == NULL || mp == NULL || *mp == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	m0 = *mp;
+	rest = contig > len ? contig - len : 0;
+	if (rest > m0->pkt_len) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if ((uint64_t)m0->pkt_len + len > UINT32_MAX) {
+		rte_errno = EOVERFLOW;
+		return NULL;
+	}
+	if (pullup_common(zs, mp, rest, 1, len) == NULL)
+		return NULL;
+	m = *mp;
+	m->data_off -= len;
+	m->data_len += len;
+	m->pkt_len += len;
+	if (m == m0)
+		MBUFX_ZONE_STAT_ADD(zs, prepend_inplace, 1);
+	else
+		MBUFX_ZONE_STAT_ADD(zs, prepend_chained, 1);
+	return rte_pktmbuf_mtod(m, void *);
+}
+
+int
+mbufx_vlan_insert(struct mbufx_zone_set *zs, struct rte_mbuf **mp)
+{
+	const uint32_t macs = 2 * RTE_ETHER_ADDR_LEN;
+	const uint16_t vlen = sizeof(struct rte_vlan_hdr);
+	struct rte_mbuf *m;
+	uint8_t *p;
+	uint16_t v;
+
+	if (mp == NULL || *mp == NULL || (*mp)->pkt_len < macs)
+		return -EINVAL;
+	p = mbufx_prepend_contig(zs, mp, vlen, vlen + macs);
+	if (p == NULL)
+		return -rte_errno;
+	m = *mp;
+	/* byte copies: the header need not be 2-byte aligned */
+	memmove(p, p + vlen, macs);
+	v = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+	memcpy(p + macs, &v, sizeof(v));
+	v = rte_cpu_to_be_16(m->vlan_tci);
+	memcpy(p + macs + sizeof(v), &v, sizeof(v));
+	m->ol_flags &= ~(RTE_MBUF_F_RX_VLAN_STRIPPED | RTE_MBUF_F_TX_VLAN);
+	if (m->ol_flags & RTE_MBUF_F_TX_TUNNEL_MASK)
+		m->outer_l2_len += vlen;
+	else
+		m->l2_len += vlen;
+	return 0;
 }

@@ -31,10 +31,30 @@
  * its fields may be changed. mbufx never modifies such a segment; when an
  * operation has to shorten it, it puts an indirect mbuf in its place.
  *
+ * One exception is known to the library: the copy mbufx_fanout() keeps
+ * (the original, when the other copies attach to its first segment). Its
+ * refcnt counts those copies, so mbufx_seg_writable() says 0, yet its
+ * headroom and first bytes are read by nobody else; mbufx_leading_space(),
+ * mbufx_prepend() and the other calls below use them (see mbufx_fanout()).
+ *
  * mbufx_prepend(), mbufx_pullup() and mbufx_fanout() write only where these
- * predicates allow, take any extra mbufs from the zone set's header zone
- * (packet zone when the set has none or the header does not fit), and
- * leave the packet exactly as it was when they fail.
+ * rules allow and leave the packet exactly as it was when they fail. The
+ * mbufs they add come from the smallest zone whose buffer fits: the header
+ * zone (256-byte rooms by default) for headers up to its size and for every
+ * indirect mbuf, else the packet zone, else the jumbo zone. When that zone
+ * is empty they take the next larger one (counted as hdr_fallback in
+ * struct mbufx_zone_stats) and fail with ENOMEM only when all are.
+ *
+ * The head may change. Every call that takes `struct rte_mbuf **m` may put
+ * a new first segment in front and writes it back through m; a copy of the
+ * old pointer kept elsewhere (a burst array, a queue) then names the second
+ * segment, and sending it sends the packet without its new header. Use the
+ * pointer written back. The calls are declared __rte_warn_unused_result,
+ * and a build with -Ddebug_checks=true (or -Dsanitize=true) marks demoted
+ * heads it owns alone and aborts with a message when one is passed back.
+ * (The mark is nb_segs = 0, a field DPDK reads in first segments only; code
+ * that unchains such a segment to make it a head again sets nb_segs, as
+ * DPDK requires of any head.)
  *
  * Metadata of a packet lives in its first segment. When an operation puts a
  * new first segment in front, it moves all of it there: port, ol_flags
@@ -104,16 +124,48 @@ mbufx_seg_writable(const struct rte_mbuf *seg)
 	return rte_mbuf_refcnt_read(mbufx_seg_owner(seg)) == 1;
 }
 
+/** Name of the mbuf dynamic flag mbufx_fanout() sets on the copy it keeps
+ * when the other copies share its first segment (rte_mbuf_dynflag_lookup());
+ * it appears in that copy's ol_flags. */
+#define MBUFX_DYNFLAG_OWN_FRONT_NAME "mbufx_dynflag_own_front"
+/** Name of the mbuf dynamic field that goes with it (8 bytes). */
+#define MBUFX_DYNFIELD_OWN_FRONT_NAME "mbufx_dynfield_own_front"
+
+/**
+ * @internal Private front of the copy mbufx_fanout() keeps: how many bytes
+ * from the start of seg's buffer only its holder reads, 0 when seg carries
+ * no valid fan-out mark (any other segment, a mark left on a clone or a
+ * metadata copy, or a segment that took a reference since).
+ */
+uint16_t mbufx_own_front(const struct rte_mbuf *seg);
+
+/**
+ * Forget the private front of the copy mbufx_fanout() kept (see there), on
+ * every segment of the chain m. Call it before rte_pktmbuf_clone() or
+ * rte_pktmbuf_refcnt_update() of that copy or of a chain holding it: a new
+ * reference taken after one of the other copies was freed leaves the
+ * reference count where fan-out left it, and the library would go on
+ * writing the front the new reference reads. Afterwards the copy is
+ * treated like any shared segment.
+ *
+ * @param m
+ *   A packet (any; segments without the mark are left alone).
+ */
+void mbufx_own_front_clear(struct rte_mbuf *m);
+
 /**
  * Bytes that may be written in front of the segment's data.
  *
  * @return
- *   rte_pktmbuf_headroom(seg) when mbufx_seg_writable(seg), else 0.
+ *   rte_pktmbuf_headroom(seg) when mbufx_seg_writable(seg), or when seg is
+ *   the copy mbufx_fanout() kept and its headroom is private; else 0.
  */
 static inline uint16_t
 mbufx_leading_space(const struct rte_mbuf *seg)
 {
-	return mbufx_seg_writable(seg) ? rte_pktmbuf_headroom(seg) : 0;
+	if (mbufx_seg_writable(seg))
+		return rte_pktmbuf_headroom(seg);
+	return mbufx_own_front(seg) >= seg->data_off ? seg->data_off : 0;
 }
 
 /**
@@ -131,19 +183,23 @@ mbufx_trailing_space(const struct rte_mbuf *seg)
 /**
  * Make room for len bytes in front of a packet (the M_PREPEND of mbufx).
  *
- * In place (no allocation) when the first segment is writable and has at
- * least len bytes of headroom. Otherwise a header mbuf is chained in front
+ * In place (no allocation) when mbufx_leading_space() of the first segment
+ * is at least len. Otherwise a header mbuf is chained in front
  * (its bytes at the end of its buffer, so later prepends go in place) and
  * the packet metadata is moved to it; the old first segment is not
  * modified at all. The new bytes are uninitialised.
  *
  * A chained header holds only the len new bytes: the packet's own headers
- * stay in the second segment. Transmit paths that need every header in the
- * first segment (the rte_eth_tx_prepare() of Intel and many other PMDs
- * fails with ENOTSUP for checksum and TSO offloads otherwise, and then
- * writes the pseudo-header checksum into those headers) call
- * mbufx_unshare_hdr(zs, m, l2_len + l3_len + l4_len) after the prepend:
- * it copies them into the header mbuf, in place when it has room.
+ * stay in the second segment. Code that edits the bytes after the new ones
+ * (rte_vlan_insert()-style moves of the MAC addresses) and transmit paths
+ * that need every header in the first segment (the rte_eth_tx_prepare() of
+ * Intel and many other PMDs fails with ENOTSUP for checksum and TSO
+ * offloads otherwise, and then writes the pseudo-header checksum into
+ * those headers) call mbufx_prepend_contig() instead.
+ *
+ * The header mbuf comes from the header zone when len fits its buffer, else
+ * from the packet or jumbo zone; from the next larger zone when that one is
+ * empty.
  *
  * @param zs
  *   Zone set providing header mbufs.
@@ -156,13 +212,75 @@ mbufx_trailing_space(const struct rte_mbuf *seg)
  *   rte_errno set and the packet unchanged:
  *   - EINVAL: zs, m or *m NULL, or len larger than the buffer of every
  *     zone;
- *   - ENOMEM: the zone providing the header mbuf (the header zone unless
- *     len needs a bigger buffer) is empty;
+ *   - ENOMEM: the zone that fits the header mbuf and every larger one
+ *     are empty;
  *   - EOVERFLOW: the packet would exceed RTE_MBUF_MAX_NB_SEGS segments or
  *     UINT32_MAX bytes.
+ *   *m may have changed: use it, not a copy of the old pointer.
  */
+__rte_warn_unused_result
 void *mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 		uint16_t len);
+
+/**
+ * Make room for len bytes in front of a packet so that the first contig
+ * bytes of the result (the len new ones and the contig - len after them)
+ * are contiguous and writable in the first segment: what rte_vlan_insert()
+ * style code and checksum/TSO offloads (contig = l2_len + l3_len + l4_len
+ * after the prepend) need.
+ *
+ * In place when the first segment is writable (or the fan-out's own copy
+ * whose private front covers the bytes) with len bytes of leading space
+ * and contig - len bytes of data; in place after moving data within its
+ * buffer when that is writable and big enough (pulling bytes up from the
+ * next segments, as mbufx_pullup()); otherwise a fresh first segment from
+ * the smallest zone holding contig bytes takes a copy of the contig - len
+ * bytes, the metadata, and the len new bytes in front.
+ *
+ * @param zs
+ *   Zone set providing fresh segments.
+ * @param m
+ *   In: the packet. Out: the packet, whose first segment may be new.
+ * @param len
+ *   Bytes to prepend (uninitialised).
+ * @param contig
+ *   Bytes from the new start wanted contiguous and writable; values below
+ *   len mean len.
+ * @return
+ *   Pointer to the first new byte, or NULL with rte_errno set and the
+ *   packet unchanged:
+ *   - EINVAL: zs, m or *m NULL, or contig > len + pkt_len;
+ *   - ENOSPC: contig larger than any zone's buffer holds;
+ *   - ENOMEM: the zone that fits the fresh segment (or a replacement
+ *     indirect mbuf) and every larger one are empty;
+ *   - EOVERFLOW: the packet would exceed RTE_MBUF_MAX_NB_SEGS segments or
+ *     UINT32_MAX bytes.
+ *   *m may have changed: use it, not a copy of the old pointer.
+ */
+__rte_warn_unused_result
+void *mbufx_prepend_contig(struct mbufx_zone_set *zs, struct rte_mbuf **m,
+		uint16_t len, uint32_t contig);
+
+/**
+ * Insert an 802.1Q tag carrying m->vlan_tci after the MAC addresses: what
+ * rte_vlan_insert() does (same bytes, same ol_flags and l2_len /
+ * outer_l2_len updates), on any packet. rte_vlan_insert() refuses a clone,
+ * a head with clones attached (the copy mbufx_fanout() keeps included) and
+ * a packet without headroom; this call writes in place where the bytes are
+ * private and copies the 12 address bytes into a fresh first segment
+ * otherwise (mbufx_prepend_contig(zs, m, 4, 16)).
+ *
+ * @param zs
+ *   Zone set providing fresh segments.
+ * @param m
+ *   In: the packet. Out: the packet, whose first segment may be new.
+ * @return
+ *   0, or a negative errno with the packet unchanged: -EINVAL (NULL
+ *   argument, packet shorter than 12 bytes), -ENOMEM, -EOVERFLOW.
+ *   *m may have changed: use it, not a copy of the old pointer.
+ */
+__rte_warn_unused_result
+int mbufx_vlan_insert(struct mbufx_zone_set *zs, struct rte_mbuf **m);
 
 /**
  * Make the first len bytes of a packet contiguous in its first segment
@@ -181,9 +299,10 @@ void *mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  * caller's own segments are adjusted, and a shared segment structure that
  * must be shortened is replaced by an indirect mbuf.
  *
- * The result is contiguous, not necessarily writable: when nothing had to
- * change, the first segment may still be shared (check mbufx_seg_writable(),
- * or use mbufx_unshare_hdr()).
+ * The result is contiguous, NOT necessarily writable: when nothing had to
+ * change, the pointer may point into a segment other packets read (a
+ * clone's). To write the bytes (FreeBSD code after m_pullup(), Linux code
+ * after pskb_may_pull() does), call mbufx_unshare_hdr() instead.
  *
  * @param zs
  *   Zone set providing fresh segments.
@@ -200,15 +319,24 @@ void *mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  *     indirect mbuf) is empty;
  *   - EOVERFLOW: a fresh segment would make the packet exceed
  *     RTE_MBUF_MAX_NB_SEGS segments.
+ *   The bytes may be read, not written (see above). *m may have changed:
+ *   use it, not a copy of the old pointer.
  */
+__rte_warn_unused_result
 void *mbufx_pullup(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 		uint32_t len);
 
 /**
  * Make the first len bytes of a packet contiguous and writable in its first
- * segment, copying them into a fresh segment when the first one is shared
- * (the skb_cow_head of mbufx). Headroom of a fresh segment is all the space
- * left in it.
+ * segment, and its headroom private, copying them into a fresh segment when
+ * the first one is shared (the skb_cow_head of mbufx). Headroom of a fresh
+ * segment is all the space left in it, so prepends after this call go in
+ * place.
+ *
+ * len 0 makes only the headroom private: a packet whose first segment is
+ * shared gets a fresh, empty first segment (all its buffer headroom) in
+ * front. Prepend into it before transmitting: some PMDs refuse a
+ * zero-length segment.
  *
  * @param zs
  *   Zone set providing fresh segments.
@@ -218,8 +346,10 @@ void *mbufx_pullup(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  *   Bytes wanted contiguous and writable.
  * @return
  *   Pointer to the first byte (writable), or NULL with rte_errno set as for
- *   mbufx_pullup() and the packet unchanged.
+ *   mbufx_pullup() and the packet unchanged. *m may have changed: use it,
+ *   not a copy of the old pointer.
  */
+__rte_warn_unused_result
 void *mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 		uint32_t len);
 
@@ -233,22 +363,42 @@ void *mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  * hdr_len bytes with all its free space as leading space, followed by
  * indirect mbufs sharing the rest of the packet. Payload bytes that sit in
  * the same segment as the header and number at most MBUFX_FANOUT_COPY_MAX
- * are copied into the header mbuf instead of shared, and a packet with at
- * most MBUFX_FANOUT_COPY_MAX bytes after hdr_len is deep-copied: one
- * allocation per copy and no sharing.
+ * are copied into the header mbuf instead of shared when they fit the same
+ * zone's buffer.
+ *
+ * A packet with at most MBUFX_FANOUT_COPY_MAX bytes after hdr_len is
+ * deep-copied: one mbuf per copy holding the whole packet, nothing shared
+ * (the mbuf comes from the smallest zone whose buffer holds the packet).
+ *
+ * Zones: header mbufs come from the smallest zone whose buffer holds their
+ * bytes (the header zone for up to 256 bytes with the default rooms, else
+ * the packet zone, else the jumbo zone), indirect mbufs from the header
+ * zone; from the next larger zone when that one is empty (counted as
+ * hdr_fallback).
  *
  * When the first segment of m is writable and holds the first hdr_len
- * bytes, m itself serves as the last copy: n - 1 header allocations
- * instead of n. Its first hdr_len bytes and
- * its headroom are referenced by no other copy and may be written through
- * rte_pktmbuf_mtod(); but when its first segment also holds payload the
- * other copies share, mbufx_seg_writable() (which judges whole buffers)
- * reports it shared, so an mbufx_prepend() on it chains a header mbuf.
- * Otherwise every copy gets a header mbuf and m is released. In every copy
- * the first hdr_len bytes are contiguous in the first segment.
+ * bytes, m itself serves as the last copy: n - 1 header allocations instead
+ * of n. When the other copies share payload from its first segment, its
+ * refcnt counts them and DPDK's rule (and mbufx_seg_writable(), which
+ * judges whole buffers) call it shared; the library knows better: its
+ * headroom and the bytes up to where the shared payload starts (at least
+ * hdr_len) are private and may be written through rte_pktmbuf_mtod(),
+ * mbufx_leading_space() reports the headroom, and mbufx_prepend(),
+ * mbufx_prepend_contig(), mbufx_vlan_insert(), mbufx_unshare_hdr() and
+ * mbufx_append_data() work on it in place. It carries a mark (an mbuf
+ * dynamic field and flag, MBUFX_DYNFLAG_OWN_FRONT_NAME) that counts while
+ * the reference count of its segment is what fan-out left: once a copy is
+ * freed or a reference is taken, the library treats it as shared again.
+ * The one change the count cannot show is a copy freed and a reference
+ * taken on this one: call mbufx_own_front_clear() before rte_pktmbuf_clone()
+ * or rte_pktmbuf_refcnt_update() of it. rte_vlan_insert() itself refuses
+ * such a head (refcnt above 1): use mbufx_vlan_insert(). Otherwise every copy gets a header mbuf and m is
+ * released. In every copy the first hdr_len bytes are contiguous in the
+ * first segment.
  *
  * Every copy carries m's metadata. Allocations are counted in the zone
- * set's fan-out counters.
+ * set's fan-out counters. No heap memory is used: the copies are built in
+ * chunks of 64 mbufs from the stack, whatever n is.
  *
  * hdr_len should cover every byte the transmit path writes: for checksum
  * or TSO offloads that is l2_len + l3_len + l4_len, since the
@@ -259,7 +409,7 @@ void *mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  * @param zs
  *   Zone set providing header and indirect mbufs.
  * @param m
- *   The packet; consumed on success.
+ *   The packet (its first segment); consumed on success.
  * @param hdr_len
  *   Bytes each copy gets privately (<= pkt_len and <= the largest zone
  *   buffer; 0 is allowed: then only the leading space is private).
@@ -271,13 +421,14 @@ void *mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  *   n on success, or a negative errno with m unchanged and nothing
  *   allocated:
  *   - -EINVAL: NULL argument, n == 0, or hdr_len out of range;
- *   - -ENOMEM: the header zone ran out;
+ *   - -ENOMEM: the zones ran out (the one that fits and every larger);
  *   - -EOVERFLOW: more than RTE_MBUF_MAX_NB_SEGS segments per copy, or
  *     a reference counter of m's data (the owning mbuf's refcnt, or an
  *     external buffer's shinfo refcnt) would exceed UINT16_MAX: each copy
  *     takes one reference per shared segment, so a counter used by s
  *     segments of m needs n * s free counts.
  */
+__rte_warn_unused_result
 int mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m,
 		uint16_t hdr_len, struct rte_mbuf **copies, unsigned int n);
 

@@ -71,6 +71,73 @@ mbufx_hdr_pool(const struct mbufx_zone_set *zs, uint32_t need,
 	return NULL;
 }
 
+/*
+ * n >= 1 mbufs for the library's own use (headers, indirect mbufs), all
+ * from one zone: *zid, or when it is dry the next larger enabled zone. On
+ * success *zid is the zone that served. 0 or -ENOMEM; counts nothing (see
+ * mbufx_lib_count()).
+ */
+int mbufx_lib_get(struct mbufx_zone_set *zs, enum mbufx_zone_id *zid,
+		struct rte_mbuf **v, unsigned int n);
+
+/* One such mbuf: inline for the preferred zone, out of line for the
+ * fallback. NULL when every candidate zone is dry. */
+static inline struct rte_mbuf *
+mbufx_lib_alloc(struct mbufx_zone_set *zs, enum mbufx_zone_id *zid)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(zs->pool[*zid]);
+	enum mbufx_zone_id z;
+
+	if (likely(m != NULL))
+		return m;
+	z = (enum mbufx_zone_id)(*zid + 1);
+	if (z < MBUFX_ZONE_NUM && mbufx_lib_get(zs, &z, &m, 1) == 0) {
+		*zid = z;
+		return m;
+	}
+	return NULL;
+}
+
+/* Count n mbufs the library took from zone got for a request that
+ * preferred zone pref. */
+#define mbufx_lib_count(zs, pref, got, n) do {				\
+	MBUFX_ZONE_STAT_ADD(zs, alloc[got], n);				\
+	if ((got) != (pref))						\
+		MBUFX_ZONE_STAT_ADD(zs, hdr_fallback, n);		\
+} while (0)
+
+/*
+ * The mark mbufx_fanout() leaves on the copy it keeps (see
+ * mbufx_own_front()): an mbuf dynamic field and flag, registered by
+ * mbufx_mark_init() (zone-set create and lookup). mbufx_mark_flag is 0
+ * while unregistered: nothing is marked then.
+ */
+extern uint64_t mbufx_mark_flag;
+void mbufx_mark_init(void);
+void mbufx_mark_set(struct rte_mbuf *m, uint16_t front);
+
+/*
+ * Debug checks (MBUFX_DEBUG, set by -Dsanitize=true or -Ddebug_checks=true):
+ * a first segment the library demotes to a later one, and that the caller
+ * alone holds, gets nb_segs 0 (a value no head has; DPDK reads nb_segs of
+ * the first segment only), and every call that takes a head aborts with a
+ * message when given one: ported code that kept the old head pointer.
+ */
+#ifdef MBUFX_DEBUG
+void mbufx_debug_stale_head(const struct rte_mbuf *m, const char *fn);
+#define MBUFX_DEBUG_HEAD(m) do {					\
+	if (unlikely((m)->nb_segs == 0))				\
+		mbufx_debug_stale_head(m, __func__);			\
+} while (0)
+#define MBUFX_DEBUG_DEMOTE(m) do {					\
+	if (rte_mbuf_refcnt_read(m) == 1)				\
+		(m)->nb_segs = 0;					\
+} while (0)
+#else
+#define MBUFX_DEBUG_HEAD(m) do { } while (0)
+#define MBUFX_DEBUG_DEMOTE(m) do { } while (0)
+#endif
+
 /* Copy len bytes from the front of the chain at s to dst. */
 static inline void
 mbufx_copy_front(uint8_t *dst, const struct rte_mbuf *s, uint32_t len)
@@ -93,7 +160,9 @@ __mbufx_copy_metadata(struct rte_mbuf *dst, const struct rte_mbuf *src)
 	uint16_t dpriv, spriv;
 
 	dst->port = src->port;
-	dst->ol_flags = (dst->ol_flags & seg_flags) | (src->ol_flags & ~seg_flags);
+	/* the fan-out mark belongs to its segment, not to the packet */
+	dst->ol_flags = (dst->ol_flags & seg_flags) |
+		(src->ol_flags & ~(seg_flags | mbufx_mark_flag));
 	dst->packet_type = src->packet_type;
 	dst->hash = src->hash;
 	dst->vlan_tci = src->vlan_tci;

@@ -33,6 +33,7 @@ static const struct mbufx_stat_field zone_stats_fields[] = {
 	ZS_CTR(alloc_fail, "requests for mbufs denied"),
 	ZS_CTR(jumbo_fallback, "jumbo requests served as packet chains"),
 	ZS_CTR(pkt_fallback, "packet requests served by the jumbo zone"),
+	ZS_CTR(hdr_fallback, "library mbufs taken from a larger zone"),
 	ZS_CTR(prepend_inplace, "prepends in place"),
 	ZS_CTR(prepend_chained, "prepends that chained a header mbuf"),
 	ZS_CTR(pullup_noop, "pullups already contiguous"),

@@ -12,7 +12,9 @@
  *
  * Allocation ladder (mbufx_alloc()): packet zone inline; everything else
  * here. Fallbacks never take the header zone: it is the reserve for the
- * headers prepend, pullup and fan-out chain in front of packets. Jumbo
+ * headers prepend, pullup and fan-out chain in front of packets. The
+ * library's own mbufs go the other way (mbufx_lib_get()): from the zone
+ * that fits, and when it is dry from the next larger one. Jumbo
  * chains keep the standard headroom in their first segment only; later
  * segments start at their buffer's beginning, which is what a PMD's
  * scattered Rx produces too.
@@ -296,6 +298,7 @@ mbufx_zone_set_create(const char *name, int socket_id,
 	}
 	if (socket_id == SOCKET_ID_ANY)
 		socket_id = (int)rte_socket_id();
+	mbufx_mark_init();
 
 	ops_record_write();
 	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name);
@@ -386,6 +389,8 @@ mbufx_zone_set_lookup(const char *name)
 		rte_errno = EXDEV;
 		return NULL;
 	}
+	/* another process created it: this one needs the mark, too */
+	mbufx_mark_init();
 	return mz->addr;
 }
 
@@ -514,6 +519,23 @@ mbufx_zone_set_with(const char *name,
 }
 
 /* ---- allocation slow paths ------------------------------------------ */
+
+int
+mbufx_lib_get(struct mbufx_zone_set *zs, enum mbufx_zone_id *zid,
+	      struct rte_mbuf **v, unsigned int n)
+{
+	unsigned int z;
+
+	for (z = *zid; z < MBUFX_ZONE_NUM; z++) {
+		if (zs->pool[z] == NULL)
+			continue;
+		if (rte_pktmbuf_alloc_bulk(zs->pool[z], v, n) == 0) {
+			*zid = (enum mbufx_zone_id)z;
+			return 0;
+		}
+	}
+	return -ENOMEM;
+}
 
 /* Counters of one call, committed when the call succeeds. */
 struct alloc_acc {
@@ -682,7 +704,10 @@ mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len)
 		return -EINVAL;
 	if (len == 0)
 		return 0;
-	if (rte_mbuf_refcnt_read(m) != 1)
+	/* pkt_len is the head structure's: it must be ours alone. A refcnt
+	 * above 1 also counts clones attached to a direct head, which cannot be
+	 * told from a second holder, except on the copy mbufx_fanout() keeps */
+	if (rte_mbuf_refcnt_read(m) != 1 && mbufx_own_front(m) == 0)
 		return -EBUSY;
 	if ((uint64_t)m->pkt_len + len > UINT32_MAX)
 		return -ENOSPC;

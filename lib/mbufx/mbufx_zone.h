@@ -144,6 +144,9 @@ struct mbufx_zone_stats {
 	uint64_t alloc_fail;		/**< mbufx_alloc*() returning ENOMEM */
 	uint64_t jumbo_fallback;	/**< jumbo requests served as chains */
 	uint64_t pkt_fallback;		/**< packet requests served by jumbo */
+	/** library mbufs (headers, indirect mbufs) taken from a larger zone
+	 * because the one that fits (the header zone, mostly) was empty */
+	uint64_t hdr_fallback;
 	uint64_t prepend_inplace;	/**< prepends into writable leading space */
 	uint64_t prepend_chained;	/**< prepends that chained a header mbuf */
 	uint64_t pullup_noop;		/**< pullups already contiguous */
@@ -348,9 +351,17 @@ int mbufx_alloc_bulk_slow(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  *   start at their buffer's beginning (data_off 0), 5 segments for 9216
  *   bytes with the default rooms.
  *
- * Every segment is empty (data_len 0, pkt_len 0): fill a chain with
- * mbufx_append_data(), since rte_pktmbuf_append() only uses the last
- * segment. Free with rte_pktmbuf_free().
+ * Every segment is empty (data_len 0, pkt_len 0). Free with
+ * rte_pktmbuf_free().
+ *
+ * @warning A jumbo-sized request may return a CHAIN (m->next != NULL)
+ * although the caller asked for one buffer. Fill it with
+ * mbufx_append_data(), never with rte_pktmbuf_append(): DPDK's append
+ * writes into the last segment only, so it returns NULL for more than one
+ * segment's room, and for less leaves the first segments empty (a packet
+ * whose data starts in its last segment, which many PMDs do not expect).
+ * Code that writes through rte_pktmbuf_mtod() must check m->next == NULL
+ * first, or ask rte_pktmbuf_is_contiguous() after filling.
  *
  * @param zs
  *   Zone set.
@@ -421,9 +432,15 @@ mbufx_alloc_bulk(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  * @param len
  *   Number of bytes.
  * @return
- *   0, or -EINVAL (m or src NULL), -EBUSY (the head segment's structure is
- *   shared, refcnt > 1: its pkt_len cannot change), -ENOSPC (not enough
- *   writable room); nothing is written on error.
+ *   0, or -EINVAL (m or src NULL), -EBUSY, -ENOSPC (not enough writable
+ *   room); nothing is written on error. -EBUSY: the head's refcnt is above
+ *   1, so its pkt_len may be read by another holder. DPDK's refcnt cannot
+ *   tell a head shared by several chains (rte_pktmbuf_refcnt_update())
+ *   from a direct head that merely has clones attached (the original of
+ *   rte_pktmbuf_clone()): both get -EBUSY. The copy mbufx_fanout() keeps is
+ *   the exception the library can tell apart: appending to it works (into
+ *   writable trailing space, which its shared payload segment has none
+ *   of).
  */
 int mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len);
 
