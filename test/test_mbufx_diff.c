@@ -9,9 +9,15 @@
  * The model of every live packet is a plain byte array. A random sequence
  * of operations runs on real mbufs and on the model side by side: alloc
  * (any size, jumbo chains included), external and pinned-external buffers,
- * clone, sharing a whole chain (refcnt), prepend, pullup, unshare_hdr,
- * adj, trim, append, chain, fan-out, writes wherever mbufx_seg_writable()
- * allows, free, and hogging the header zone so that allocations fail.
+ * clone, sharing a whole chain (refcnt), prepend, prepend_contig,
+ * vlan_insert, pullup, unshare_hdr (also of 0 bytes), adj, trim, append,
+ * chain, fan-out, writes wherever mbufx_seg_writable() allows, free, and
+ * hogging zones so that allocations fall back to larger zones or fail.
+ * After every call on a packet, its whole mbufx_leading_space() is
+ * overwritten with random bytes, and the bytes a call promises writable
+ * (prepend_contig's contig bytes, unshare_hdr's len) too: a promise that
+ * reaches into bytes another packet reads shows as that packet differing
+ * from its model.
  * After every step every live packet, clones sharing its data included,
  * must equal its model byte for byte, carry its metadata (port, flags,
  * packet type, hash, VLAN tags, tx_offload; no segment with per-segment
@@ -23,7 +29,8 @@
  *
  * The seed is MBUFX_TEST_SEED (printed by the runner): a failure replays
  * with MBUFX_TEST_SEED=<seed>. MBUFX_DIFF_STEPS overrides the step count
- * (fast: 500 000, perf: 5 000 000).
+ * (fast: 500 000, perf: 5 000 000); MBUFX_DIFF_TRACE=<step> prints every
+ * operation from that step on.
  *
  * The engine (test_mbufx_diff.h) also runs under test/fuzz/fuzz_bufops,
  * where libFuzzer's input replaces the random generator.
@@ -39,6 +46,7 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 
 #include "mbufx.h"
 #include "mbufx_test.h"
@@ -52,13 +60,14 @@
 enum op {
 	OP_ALLOC, OP_EXT, OP_PINNED, OP_CLONE, OP_SHARE, OP_PREPEND,
 	OP_PULLUP, OP_UNSHARE, OP_WRITE, OP_ADJ, OP_TRIM, OP_APPEND,
-	OP_CHAIN, OP_FANOUT, OP_FREE, OP_HOG, OP_UNHOG, OP_NUM
+	OP_CHAIN, OP_FANOUT, OP_FREE, OP_HOG, OP_UNHOG, OP_PCONTIG, OP_VLAN,
+	OP_NUM
 };
 
 static const char * const op_names[OP_NUM] = {
 	"alloc", "ext", "pinned", "clone", "share", "prepend", "pullup",
 	"unshare", "write", "adj", "trim", "append", "chain", "fanout",
-	"free", "hog", "unhog",
+	"free", "hog", "unhog", "pcontig", "vlan",
 };
 
 /* Relative frequencies. */
@@ -67,7 +76,7 @@ static const unsigned int op_weight[OP_NUM] = {
 	[OP_SHARE] = 1, [OP_PREPEND] = 10, [OP_PULLUP] = 8, [OP_UNSHARE] = 4,
 	[OP_WRITE] = 6, [OP_ADJ] = 4, [OP_TRIM] = 3, [OP_APPEND] = 4,
 	[OP_CHAIN] = 3, [OP_FANOUT] = 4, [OP_FREE] = 9, [OP_HOG] = 1,
-	[OP_UNHOG] = 1,
+	[OP_UNHOG] = 1, [OP_PCONTIG] = 5, [OP_VLAN] = 2,
 };
 
 struct pkt {
@@ -90,6 +99,8 @@ struct diff {
 	uint64_t done[OP_NUM];	/* successful operations */
 	uint64_t failed[OP_NUM]; /* documented failures (ENOMEM ...) */
 	uint8_t tmp[MAXLEN];
+	uint64_t mark_flag;	/* fan-out's own-copy flag, not metadata */
+	uint64_t trace_from;	/* MBUFX_DIFF_TRACE: print steps from there */
 };
 
 static uint64_t
@@ -234,12 +245,12 @@ seg_flags_ok(const struct rte_mbuf *m)
 }
 
 static int
-meta_ok(const struct rte_mbuf *m, uint32_t tag)
+meta_ok(const struct diff *d, const struct rte_mbuf *m, uint32_t tag)
 {
 	return seg_flags_ok(m) && m->hash.rss == tag &&
 		m->port == (uint16_t)tag &&
-		(m->ol_flags & ~(RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) ==
-		META_FLAGS &&
+		(m->ol_flags & ~(RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL |
+				 d->mark_flag)) == META_FLAGS &&
 		m->packet_type == (tag ^ 0x5a5a5a5a) &&
 		m->vlan_tci == (uint16_t)(tag >> 16) &&
 		m->vlan_tci_outer == (uint16_t)(tag >> 8) &&
@@ -288,6 +299,8 @@ op_clone(struct diff *d, unsigned int i, enum op o)
 
 	if (d->np == MAXP)
 		return 0;
+	/* the documented rule for the copy mbufx_fanout() kept */
+	mbufx_own_front_clear(d->p[i].m);
 	if (o == OP_SHARE) {
 		rte_pktmbuf_refcnt_update(d->p[i].m, 1);
 		c = d->p[i].m;
@@ -300,6 +313,18 @@ op_clone(struct diff *d, unsigned int i, enum op o)
 	}
 	d->done[o]++;
 	return add(d, c, d->p[i].b, d->p[i].len, d->p[i].tag);
+}
+
+/* Overwrite all the leading space the library calls writable: not part of
+ * the packet, so no model changes; bytes another packet reads would. */
+static void
+scribble_lead(struct diff *d, struct pkt *p)
+{
+	uint16_t lead = mbufx_leading_space(p->m);
+
+	if (lead != 0)
+		rnd_bytes(d, rte_pktmbuf_mtod_offset(p->m, uint8_t *, -(int)lead),
+			  lead);
 }
 
 static int
@@ -315,7 +340,7 @@ op_prepend(struct diff *d, unsigned int i)
 
 	if (p->len + len > MAXLEN)
 		return 0;
-	inplace = mbufx_seg_writable(m0) && rte_pktmbuf_headroom(m0) >= len;
+	inplace = len != 0 && mbufx_leading_space(m0) >= len;
 	tu_avail(d->zs, a0);
 	q = mbufx_prepend(d->zs, &p->m, len);
 	if (q == NULL) {
@@ -332,7 +357,101 @@ op_prepend(struct diff *d, unsigned int i)
 	memmove(p->b + len, p->b, p->len);
 	memcpy(p->b, q, len);
 	p->len += len;
+	scribble_lead(d, p);
 	d->done[OP_PREPEND]++;
+	return 0;
+}
+
+/* prepend_contig: len new bytes, the first contig of the result
+ * contiguous and writable; in place when the library said it could. */
+static int
+op_pcontig(struct diff *d, unsigned int i)
+{
+	struct pkt *p = &d->p[i];
+	unsigned int a0[MBUFX_ZONE_NUM];
+	struct rte_mbuf *m0 = p->m;
+	uint16_t len = (uint16_t)(rnd_n(d, 8) == 0 ? rnd_n(d, 300) :
+				  rnd_n(d, 40));
+	uint32_t contig, rest;
+	int inplace, bad;
+	uint8_t *q;
+
+	if (p->len + len > MAXLEN)
+		return 0;
+	rest = rnd_n(d, RTE_MIN(p->len, rnd_n(d, 4) == 0 ? 2000u : 128u) + 1);
+	bad = rnd_n(d, 50) == 0;
+	if (bad)
+		rest = p->len + 1 + rnd_n(d, 10);
+	contig = len + rest;
+	inplace = !bad && mbufx_leading_space(m0) >= len &&
+		m0->data_len >= rest &&
+		(mbufx_seg_writable(m0) ||
+		 m0->data_off + rest <= mbufx_own_front(m0));
+	tu_avail(d->zs, a0);
+	q = mbufx_prepend_contig(d->zs, &p->m, len, contig);
+	if (q == NULL) {
+		if (rte_errno != (bad ? EINVAL : ENOMEM))
+			FAIL(d, "pcontig %u/%u: %s", len, contig,
+			     rte_strerror(rte_errno));
+		if (p->m != m0)
+			FAIL(d, "failed pcontig changed the head");
+		d->failed[OP_PCONTIG]++;
+		return same_avail(d, a0, "failed pcontig");
+	}
+	if (bad)
+		FAIL(d, "pcontig beyond the packet worked");
+	if (q != rte_pktmbuf_mtod(p->m, uint8_t *) || p->m->data_len < contig)
+		FAIL(d, "pcontig %u/%u: not contiguous", len, contig);
+	if (memcmp(q + len, p->b, rest) != 0)
+		FAIL(d, "pcontig %u/%u: wrong bytes", len, contig);
+	if (inplace && (p->m != m0 || no_alloc(d, a0, "in-place pcontig")))
+		FAIL(d, "pcontig %u/%u should have been in place", len, contig);
+	memmove(p->b + len, p->b, p->len);
+	p->len += len;
+	/* every byte promised writable is written */
+	rnd_bytes(d, q, contig);
+	memcpy(p->b, q, contig);
+	scribble_lead(d, p);
+	d->done[OP_PCONTIG]++;
+	return 0;
+}
+
+/* vlan_insert: the bytes of rte_vlan_insert(), l2_len + 4. */
+static int
+op_vlan(struct diff *d, unsigned int i)
+{
+	struct pkt *p = &d->p[i];
+	unsigned int a0[MBUFX_ZONE_NUM];
+	struct rte_mbuf *m0 = p->m;
+	uint64_t l2;
+	int ret;
+
+	if (p->len + 4 > MAXLEN)
+		return 0;
+	l2 = m0->l2_len;
+	tu_avail(d->zs, a0);
+	ret = mbufx_vlan_insert(d->zs, &p->m);
+	if (ret != 0) {
+		if (ret != (p->len < 12 ? -EINVAL : -ENOMEM))
+			FAIL(d, "vlan_insert of %u bytes: %d", p->len, ret);
+		if (p->m != m0)
+			FAIL(d, "failed vlan_insert changed the head");
+		d->failed[OP_VLAN]++;
+		return same_avail(d, a0, "failed vlan_insert");
+	}
+	if (p->m->l2_len != ((l2 + 4) & 0x7f))
+		FAIL(d, "vlan_insert: l2_len %u", p->m->l2_len);
+	p->m->l2_len = l2;	/* the model's metadata */
+	memmove(p->b + 16, p->b + 12, p->len - 12);
+	p->b[12] = 0x81;
+	p->b[13] = 0x00;
+	p->b[14] = (uint8_t)(p->m->vlan_tci >> 8);
+	p->b[15] = (uint8_t)p->m->vlan_tci;
+	p->len += 4;
+	if (p->m->data_len < 16)
+		FAIL(d, "vlan_insert: tag not in the first segment");
+	scribble_lead(d, p);
+	d->done[OP_VLAN]++;
 	return 0;
 }
 
@@ -364,7 +483,8 @@ op_pullup(struct diff *d, unsigned int i, enum op o)
 		len = rnd_n(d, 4) == 0 ? rnd_n(d, p->len + 1) :
 			rnd_n(d, RTE_MIN(p->len, 256u) + 1);
 	else
-		len = rnd_n(d, RTE_MIN(p->len, 256u) + 1);
+		len = rnd_n(d, 4) == 0 ? 0 :
+			rnd_n(d, RTE_MIN(p->len, 256u) + 1);
 	len = RTE_MIN(len, 9344u);
 	/* allocation-free when the head is writable and its buffer holds len,
 	 * unless a shared segment structure has to be cut */
@@ -401,10 +521,14 @@ op_pullup(struct diff *d, unsigned int i, enum op o)
 		FAIL(d, "%s %u: wrong bytes", op_names[o], len);
 	if (noalloc && (p->m != m0 || no_alloc(d, a0, "in-place pullup")))
 		FAIL(d, "pullup %u should not have allocated", len);
-	if (o == OP_UNSHARE && len != 0 && !mbufx_seg_writable(p->m))
-		FAIL(d, "unshare_hdr %u left the head shared", len);
-	if (mbufx_seg_writable(p->m))
+	if (o == OP_UNSHARE && mbufx_leading_space(p->m) !=
+	    rte_pktmbuf_headroom(p->m))
+		FAIL(d, "unshare_hdr %u left the headroom shared", len);
+	if (o == OP_UNSHARE)
+		scribble_front(d, p, len);	/* promised writable */
+	else if (mbufx_seg_writable(p->m))
 		scribble_front(d, p, len);
+	scribble_lead(d, p);
 	d->done[o]++;
 	return 0;
 }
@@ -534,6 +658,7 @@ op_fanout(struct diff *d, unsigned int i)
 		if (copies[k]->data_len < hdr_len)
 			FAIL(d, "copy %u: header not contiguous", k);
 		scribble_front(d, &d->p[d->np - 1], hdr_len);
+		scribble_lead(d, &d->p[d->np - 1]);
 	}
 	d->done[OP_FANOUT]++;
 	return 0;
@@ -572,7 +697,7 @@ verify_all(struct diff *d)
 		if (tu_cmp(d->p[i].m, d->p[i].b, d->p[i].len) != 0)
 			FAIL(d, "packet %u of %u differs from its model", i,
 			     d->np);
-		if (!meta_ok(d->p[i].m, d->p[i].tag))
+		if (!meta_ok(d, d->p[i].m, d->p[i].tag))
 			FAIL(d, "packet %u lost its metadata", i);
 	}
 	return 0;
@@ -598,6 +723,12 @@ step(struct diff *d)
 {
 	enum op o = pick_op(d);
 	unsigned int i = rnd_n(d, d->np);
+
+	if (d->step >= d->trace_from)
+		printf("step %" PRIu64 ": %s on packet %u of %u (%u bytes, "
+		       "%u segments)\n", d->step, op_names[o], i, d->np,
+		       d->np != 0 ? d->p[i].len : 0,
+		       d->np != 0 ? d->p[i].m->nb_segs : 0);
 
 	switch (o) {
 	case OP_ALLOC:
@@ -632,6 +763,10 @@ step(struct diff *d)
 		return op_chain(d, i, rnd_n(d, d->np));
 	case OP_FANOUT:
 		return op_fanout(d, i);
+	case OP_PCONTIG:
+		return op_pcontig(d, i);
+	case OP_VLAN:
+		return op_vlan(d, i);
 	case OP_FREE:
 		rte_pktmbuf_free(d->p[i].m);
 		del(d, i);
@@ -646,12 +781,18 @@ struct diff *
 diff_create(struct mbufx_zone_set *zs, uint64_t seed,
 	    uint64_t (*next)(void *arg), void *arg)
 {
+	const char *env;
 	struct diff *d;
 	unsigned int i;
+	int bit;
 
 	d = calloc(1, sizeof(*d));
 	if (d == NULL)
 		return NULL;
+	env = getenv("MBUFX_DIFF_TRACE");
+	d->trace_from = env != NULL ? strtoull(env, NULL, 0) : UINT64_MAX;
+	bit = rte_mbuf_dynflag_lookup(MBUFX_DYNFLAG_OWN_FRONT_NAME, NULL);
+	d->mark_flag = bit < 0 ? 0 : RTE_BIT64(bit);
 	for (i = 0; i < MAXP; i++) {
 		d->p[i].b = malloc(MAXLEN);
 		if (d->p[i].b == NULL) {
@@ -769,9 +910,11 @@ diff_run(uint64_t steps)
 		    st.pullup_inplace && st.pullup_alloc && st.pullup_noop &&
 		    st.fanout_hdr_saved && st.fanout_deep &&
 		    st.fanout_indirect && st.jumbo_fallback &&
-		    st.pkt_fallback && st.alloc_fail &&
+		    st.pkt_fallback && st.alloc_fail && st.hdr_fallback &&
+		    d->done[OP_PCONTIG] && d->done[OP_VLAN] &&
 		    d->failed[OP_PREPEND] && d->failed[OP_PULLUP] &&
-		    d->failed[OP_FANOUT]), "a path was never exercised");
+		    d->failed[OP_PCONTIG] && d->failed[OP_FANOUT]),
+		    "a path was never exercised");
 	if (diff_audit(d, stdout) != 0)
 		goto out;
 	ret = TEST_SUCCESS;

@@ -26,8 +26,11 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <rte_errno.h>
 #include <rte_ether.h>
@@ -87,6 +90,21 @@ suite_teardown(void)
 				  "zone %u: %s", z_, msg);		\
 } while (0)
 
+/* Every mbuf of all zones fits. */
+#define ALL_N (TU_HDR_N + TU_PKT_N + TU_JUMBO_N)
+
+/* Drain zone z and every larger one: the library falls back to those when
+ * the zone that fits is dry. Returns the count taken into v. */
+static unsigned int
+drain_from(unsigned int z, struct rte_mbuf **v, unsigned int cap)
+{
+	unsigned int n = 0;
+
+	for (; z < MBUFX_ZONE_NUM; z++)
+		n += tu_drain(zs->pool[z], &v[n], cap - n);
+	return n;
+}
+
 /* Kinds whose first segment is writable when built by tu_make(). */
 static int
 kind_writable(enum tu_kind k)
@@ -115,6 +133,15 @@ meta_set(struct rte_mbuf *m)
 	*RTE_MBUF_DYNFIELD(m, dyn_off, uint64_t *) = 0x1122334455667788ull;
 }
 
+/* The flag of the fan-out's own copy (a per-segment mark, not metadata). */
+static uint64_t
+own_mark_flag(void)
+{
+	int bit = rte_mbuf_dynflag_lookup(MBUFX_DYNFLAG_OWN_FRONT_NAME, NULL);
+
+	return bit < 0 ? 0 : RTE_BIT64(bit);
+}
+
 static int
 meta_check(const struct rte_mbuf *m)
 {
@@ -123,7 +150,8 @@ meta_check(const struct rte_mbuf *m)
 
 	TEST_ASSERT_EQUAL(m->port, 7, "port");
 	TEST_ASSERT_EQUAL(m->ol_flags & ~(RTE_MBUF_F_INDIRECT |
-			  RTE_MBUF_F_EXTERNAL), want, "ol_flags");
+			  RTE_MBUF_F_EXTERNAL | own_mark_flag()), want,
+			  "ol_flags");
 	TEST_ASSERT_EQUAL(m->packet_type, RTE_PTYPE_L2_ETHER |
 			  RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP, "ptype");
 	TEST_ASSERT_EQUAL(m->hash.rss, 0xdeadbeef, "rss");
@@ -325,7 +353,9 @@ test_prepend_multiseg(void)
 static int
 test_prepend_errors(void)
 {
-	struct rte_mbuf *hv[TU_HDR_N], *m, *o, *m0, *null = NULL;
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *m, *o, *m0, *null = NULL;
+	struct mbufx_zone_stats s0, s1;
 	unsigned int a0[MBUFX_ZONE_NUM], n;
 	uint8_t exp[MAXB];
 	void *p;
@@ -356,20 +386,33 @@ test_prepend_errors(void)
 	TEST_ASSERT(p != NULL && m->pool == zs->pool[MBUFX_ZONE_PKT], "300");
 	memset(p, 1, 300);
 	TEST_ASSERT(m->next == m0 && m0->data_len == 200, "chained");
-	rte_pktmbuf_free_seg(m); /* drop the header again */
+	/* drop the header again; a segment made head again by hand needs a
+	 * head's nb_segs (debug checks mark demoted heads with 0) */
+	rte_pktmbuf_free_seg(m);
 	m = m0;
+	m->nb_segs = 1;
 
-	/* header zone empty: ENOMEM, packet and pools unchanged */
+	/* header zone empty: the header comes from the packet zone, counted */
 	n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv, RTE_DIM(hv));
+	mbufx_zone_set_stats(zs, &s0);
+	p = mbufx_prepend(zs, &m, 4);
+	mbufx_zone_set_stats(zs, &s1);
+	TEST_ASSERT(p != NULL && m->pool == zs->pool[MBUFX_ZONE_PKT] &&
+		    m->next == m0, "packet-zone header");
+	TEST_ASSERT_EQUAL(s1.hdr_fallback - s0.hdr_fallback, 1, "counted");
+	TEST_ASSERT_EQUAL(s1.alloc[MBUFX_ZONE_PKT] - s0.alloc[MBUFX_ZONE_PKT],
+			  1, "alloc counted in the zone that served");
+	rte_pktmbuf_free_seg(m);
+	m = m0;
+	m->nb_segs = 1;
+	/* every zone empty: ENOMEM, packet and pools unchanged */
+	n += drain_from(MBUFX_ZONE_PKT, &hv[n], RTE_DIM(hv) - n);
 	tu_avail(zs, a0);
 	PREPEND_FAILS(zs, &m, 4, ENOMEM);
+	PREPEND_FAILS(zs, &m, 300, ENOMEM);
 	TEST_ASSERT(m == m0, "head unchanged");
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
 	ASSERT_AVAIL_SAME(a0, "nothing allocated");
-	/* the packet zone is not raided for headers that fit the header zone */
-	TEST_ASSERT_EQUAL(a0[MBUFX_ZONE_PKT],
-			  rte_mempool_avail_count(zs->pool[MBUFX_ZONE_PKT]),
-			  "pkt zone untouched");
 	rte_pktmbuf_free_bulk(hv, n);
 
 	/* too many segments */
@@ -605,9 +648,8 @@ test_pullup_shared_struct(void)
 	t = m->next;
 	rte_mbuf_refcnt_update(t, 1);
 	{
-		struct rte_mbuf *hv[TU_HDR_N];
-		unsigned int n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv,
-					  RTE_DIM(hv));
+		static struct rte_mbuf *hv[ALL_N];
+		unsigned int n = drain_from(MBUFX_ZONE_HDR, hv, RTE_DIM(hv));
 
 		tu_avail(zs, a0);
 		rte_errno = 0;
@@ -667,9 +709,8 @@ test_pullup_errors(void)
 
 	/* header zone empty, shared head: ENOMEM, unchanged */
 	{
-		struct rte_mbuf *hv[TU_HDR_N];
-		unsigned int n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv,
-					  RTE_DIM(hv));
+		static struct rte_mbuf *hv[ALL_N];
+		unsigned int n = drain_from(MBUFX_ZONE_HDR, hv, RTE_DIM(hv));
 
 		tu_avail(zs, a0);
 		PULLUP_FAILS(zs, &m, 64, ENOMEM);
@@ -907,7 +948,8 @@ test_fanout_shapes(void)
 static int
 test_fanout_errors(void)
 {
-	struct rte_mbuf *copies[8], *m, *o, *hv[TU_HDR_N];
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *copies[8], *m, *o;
 	unsigned int a0[MBUFX_ZONE_NUM], n;
 	uint8_t exp[MAXB];
 	uint16_t rc;
@@ -922,8 +964,10 @@ test_fanout_errors(void)
 	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 1001, copies, 2), -EINVAL,
 			  "hdr_len > pkt_len");
 
-	/* not enough header mbufs: -ENOMEM, m untouched, nothing leaked */
-	n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv, RTE_DIM(hv));
+	/* not enough mbufs in any zone: -ENOMEM, m untouched, nothing leaked
+	 * (the larger zones are drained too: the library falls back to them) */
+	n = drain_from(MBUFX_ZONE_PKT, hv, RTE_DIM(hv));
+	n += tu_drain(zs->pool[MBUFX_ZONE_HDR], &hv[n], RTE_DIM(hv) - n);
 	rte_pktmbuf_free_bulk(&hv[n - 5], 5); /* room for 2 copies, not 4 */
 	n -= 5;
 	rc = rte_mbuf_refcnt_read(o);
@@ -1146,7 +1190,7 @@ test_empty_first_segment(void)
  * succeed. Covers the second allocation of pullup (header, then a
  * replacement), fan-out's two pools and its chunked bulk get (> 64 mbufs).
  */
-enum sw_op { SW_PREPEND, SW_PULLUP, SW_UNSHARE, SW_FANOUT };
+enum sw_op { SW_PREPEND, SW_PULLUP, SW_UNSHARE, SW_FANOUT, SW_PCONTIG };
 
 struct sw_case {
 	const char *what;
@@ -1239,6 +1283,12 @@ static const struct sw_case sw_cases[] = {
 	  SW_FANOUT, 300, 3, { 2, 2, 0 } },
 	{ "fan-out x3 of a 2-segment clone", TU_INDIRECT, 60, 1440, 0, 0,
 	  SW_FANOUT, 34, 3, { 6, 0, 0 } },
+	{ "fan-out x30 of a clone, two chunks", TU_INDIRECT, 1500, 0, 0, 0,
+	  SW_FANOUT, 14, 30, { 60, 0, 0 } },
+	{ "prepend_contig of a clone", TU_INDIRECT, 400, 0, 0, 0,
+	  SW_PCONTIG, 4, 0, { 1, 0, 0 } },
+	{ "prepend_contig, shared tail replaced", TU_INDIRECT, 10, 300, 1, 0,
+	  SW_PCONTIG, 4, 0, { 2, 0, 0 } },
 	{ "fan-out x70 deep, chunked get", TU_INDIRECT, 400, 0, 0, 0,
 	  SW_FANOUT, 300, 70, { 0, 70, 0 } },
 };
@@ -1248,9 +1298,9 @@ static int
 sw_run(const struct sw_case *c, unsigned int z, unsigned int avail, int *ok)
 {
 	static struct sw_snap sn;
-	static struct rte_mbuf *hog[TU_PKT_N + 1];
+	static struct rte_mbuf *hog[ALL_N];
 	struct rte_mbuf *m, *o, *t = NULL, *copies[80];
-	unsigned int a0[MBUFX_ZONE_NUM], nh, i, nout = 0;
+	unsigned int a0[MBUFX_ZONE_NUM], nh, i, nout = 0, zz, k;
 	uint8_t exp[MAXB];
 	const char *why;
 	void *p = NULL;
@@ -1270,6 +1320,14 @@ sw_run(const struct sw_case *c, unsigned int z, unsigned int avail, int *ok)
 	TEST_ASSERT(nh >= avail, "zone %u has %u", z, nh);
 	rte_pktmbuf_free_bulk(&hog[nh - avail], avail);
 	nh -= avail;
+	/* the larger zones keep exactly what the call takes from them, so
+	 * that falling back to them cannot make up for zone z */
+	for (zz = z + 1; zz < MBUFX_ZONE_NUM; zz++) {
+		k = tu_drain(zs->pool[zz], &hog[nh], RTE_DIM(hog) - nh);
+		TEST_ASSERT(k >= c->need[zz], "zone %u has %u", zz, k);
+		rte_pktmbuf_free_bulk(&hog[nh + k - c->need[zz]], c->need[zz]);
+		nh += k - c->need[zz];
+	}
 	sw_snap_take(&sn, m);
 	tu_avail(zs, a0);
 	rte_errno = 0;
@@ -1282,6 +1340,10 @@ sw_run(const struct sw_case *c, unsigned int z, unsigned int avail, int *ok)
 		break;
 	case SW_UNSHARE:
 		p = mbufx_unshare_hdr(zs, &m, c->len);
+		break;
+	case SW_PCONTIG:
+		/* len new bytes, 30 bytes of the packet contiguous after them */
+		p = mbufx_prepend_contig(zs, &m, c->len, c->len + 30);
 		break;
 	case SW_FANOUT:
 		ret = mbufx_fanout(zs, m, c->len, copies, c->n);
@@ -1303,7 +1365,7 @@ sw_run(const struct sw_case *c, unsigned int z, unsigned int avail, int *ok)
 	} else if (c->op != SW_FANOUT) {
 		copies[nout++] = m;
 	}
-	if (p != NULL && c->op == SW_PREPEND) {
+	if (p != NULL && (c->op == SW_PREPEND || c->op == SW_PCONTIG)) {
 		memset(p, 0xa5, c->len);
 		memmove(exp + c->len, exp, sn.pkt_len);
 		memset(exp, 0xa5, c->len);
@@ -1356,6 +1418,443 @@ test_exhaustion_sweep(void)
 			       "header-zone" : "packet-zone");
 		}
 	}
+	return TEST_SUCCESS;
+}
+
+/* ---- issue 8: docs and behaviour agree, API traps --------------------- */
+
+/*
+ * A packet with at most MBUFX_FANOUT_COPY_MAX bytes after hdr_len is
+ * deep-copied, also when it does not fit the zone that holds hdr_len: the
+ * copy then comes from the packet zone, and nothing is shared.
+ */
+static int
+test_fanout_deep_bigger_zone(void)
+{
+	static const uint16_t one[] = { 300 };
+	struct rte_mbuf *copies[3], *m, *o;
+	struct mbufx_zone_stats s0, s1;
+	uint8_t exp[MAXB];
+	unsigned int i;
+
+	m = mk_packet(TU_INDIRECT, 128, one[0], NULL, 0, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	mbufx_zone_set_stats(zs, &s0);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 200, copies, 3), 3, "fanout");
+	mbufx_zone_set_stats(zs, &s1);
+	TEST_ASSERT_EQUAL(s1.fanout_deep - s0.fanout_deep, 3, "deep");
+	TEST_ASSERT_EQUAL(s1.fanout_indirect - s0.fanout_indirect, 0,
+			  "nothing shared");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT(copies[i]->nb_segs == 1 &&
+			    copies[i]->pool == zs->pool[MBUFX_ZONE_PKT] &&
+			    mbufx_seg_writable(copies[i]), "copy %u private", i);
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, 300), "copy %u", i);
+		rte_pktmbuf_free(copies[i]);
+	}
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), 1, "no reference left");
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* unshare_hdr(zs, &m, 0) makes the headroom private: a shared head gets an
+ * empty private segment in front, into which prepends go in place. */
+static int
+test_unshare_zero(void)
+{
+	struct rte_mbuf *m, *o, *m0;
+	uint8_t exp[MAXB];
+	void *p;
+
+	m = tu_make(TU_INDIRECT, zs, 128, 200, 6, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	tu_read(m, exp + 8, MAXB);
+	m0 = m;
+	TEST_ASSERT_EQUAL(mbufx_leading_space(m), 0, "clone: shared");
+	p = mbufx_unshare_hdr(zs, &m, 0);
+	TEST_ASSERT(p != NULL && m != m0 && m->next == m0, "fresh head");
+	TEST_ASSERT(m->data_len == 0 && m->pkt_len == 200 && m->nb_segs == 2,
+		    "empty first segment");
+	TEST_ASSERT(mbufx_leading_space(m) == rte_pktmbuf_headroom(m) &&
+		    mbufx_leading_space(m) == m->buf_len, "headroom private");
+	m0 = m;
+	p = mbufx_prepend(zs, &m, 8);
+	TEST_ASSERT(p != NULL && m == m0, "prepend in place after it");
+	memset(p, 0x3c, 8);
+	memset(exp, 0x3c, 8);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 208), "content");
+	TEST_ASSERT_SUCCESS(tu_cmp(o, exp + 8, 200), "other intact");
+	/* a private head: nothing to do */
+	m0 = m;
+	TEST_ASSERT(mbufx_unshare_hdr(zs, &m, 0) == rte_pktmbuf_mtod(m, void *)
+		    && m == m0, "no-op");
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
+ * mbufx_append_data(): -EBUSY when the head's refcnt is above 1 (a head
+ * shared by two chains and the original of a clone look the same to
+ * DPDK), except on the copy mbufx_fanout() keeps, which the library knows.
+ */
+static int
+test_append_busy(void)
+{
+	struct rte_mbuf *m, *o, *c, *t, *copies[3];
+	uint8_t in[64] = { 0 };
+	unsigned int i;
+
+	m = tu_make(TU_DIRECT, zs, 128, 100, 1, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	rte_mbuf_refcnt_update(m, 1);
+	TEST_ASSERT_EQUAL(mbufx_append_data(m, in, 4), -EBUSY, "two holders");
+	rte_mbuf_refcnt_update(m, -1);
+	c = rte_pktmbuf_clone(m, zs->pool[MBUFX_ZONE_HDR]);
+	TEST_ASSERT_NOT_NULL(c, "clone");
+	TEST_ASSERT_EQUAL(mbufx_append_data(m, in, 4), -EBUSY,
+			  "original of a clone: told apart only for fan-out");
+	rte_pktmbuf_free(c);
+	rte_pktmbuf_free(m);
+
+	/* the fan-out's own copy, with a private segment chained after it */
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 2, &o);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 3), 3, "fanout");
+	TEST_ASSERT(copies[2] == m && rte_mbuf_refcnt_read(m) == 3,
+		    "kept, clones attached");
+	TEST_ASSERT_EQUAL(mbufx_append_data(m, in, 4), -ENOSPC,
+			  "tail shared: no room, but not busy");
+	t = rte_pktmbuf_alloc(zs->pool[MBUFX_ZONE_PKT]);
+	TEST_ASSERT_NOT_NULL(t, "tail");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(m, t), "chain");
+	TEST_ASSERT_SUCCESS(mbufx_append_data(m, in, 64), "append");
+	TEST_ASSERT(m->pkt_len == 1564 && t->data_len == 64, "appended");
+	for (i = 0; i < 2; i++)
+		TEST_ASSERT_EQUAL(copies[i]->pkt_len, 1500, "copy %u", i);
+	for (i = 0; i < 3; i++)
+		rte_pktmbuf_free(copies[i]);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
+ * The copy mbufx_fanout() keeps: its headroom is usable through the
+ * library (leading space, prepend and vlan_insert in place) while nothing
+ * else changed; a clone, a freed copy or mbufx_own_front_clear() end that,
+ * and the mark travels neither into clones nor into the other copies.
+ */
+static int
+test_fanout_own_front(void)
+{
+	struct rte_mbuf *copies[4], *m, *o, *m0, *c;
+	unsigned int a0[MBUFX_ZONE_NUM], i;
+	uint8_t exp[MAXB], mine[MAXB];
+	uint16_t head;
+	void *p;
+
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 3, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	tu_read(m, exp, MAXB);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 4), 4, "fanout");
+	m0 = m;
+	TEST_ASSERT(copies[3] == m && !mbufx_seg_writable(m), "kept, shared");
+	TEST_ASSERT(mbufx_own_front(m) == 128 + 14, "private front");
+	TEST_ASSERT_EQUAL(mbufx_leading_space(m), 128, "headroom usable");
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT(mbufx_own_front(copies[i]) == 0 &&
+			    mbufx_own_front(copies[i]->next) == 0,
+			    "no mark on copy %u", i);
+	tu_avail(zs, a0);
+	m->vlan_tci = 0x123;
+	m->l2_len = 14;
+	TEST_ASSERT_EQUAL(rte_vlan_insert(&m), -EINVAL,
+			  "stock rte_vlan_insert() refuses the kept copy");
+	TEST_ASSERT_SUCCESS(mbufx_vlan_insert(zs, &m), "vlan_insert");
+	TEST_ASSERT(m == m0 && m->l2_len == 18, "in place");
+	ASSERT_AVAIL_SAME(a0, "no allocation");
+	p = mbufx_prepend(zs, &m, 4);
+	TEST_ASSERT(p != NULL && m == m0, "prepend in place");
+	ASSERT_AVAIL_SAME(a0, "no allocation");
+	memset(p, 0x99, 4);
+	/* expected: 4 x 0x99, MACs, 81 00 01 23, rest */
+	memset(mine, 0x99, 4);
+	memcpy(mine + 4, exp, 12);
+	mine[16] = 0x81;
+	mine[17] = 0x00;
+	mine[18] = 0x01;
+	mine[19] = 0x23;
+	memcpy(mine + 20, exp + 12, 1500 - 12);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, mine, 1508), "kept copy");
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, 1500), "copy %u", i);
+	/* a clone of the kept copy reads its front: no longer private, and
+	 * the clone itself carries no usable mark */
+	c = rte_pktmbuf_clone(m, zs->pool[MBUFX_ZONE_HDR]);
+	TEST_ASSERT_NOT_NULL(c, "clone");
+	TEST_ASSERT(mbufx_leading_space(m) == 0 && mbufx_own_front(c) == 0,
+		    "clone ends it");
+	head = m->data_off;
+	p = mbufx_prepend(zs, &m, 2);
+	TEST_ASSERT(p != NULL && m != m0 && m0->data_off == head, "chained");
+	TEST_ASSERT_SUCCESS(tu_cmp(c, mine, 1508), "clone intact");
+	rte_pktmbuf_free(c);
+	rte_pktmbuf_free(m);
+	/* a freed copy ends it too; and the explicit clear */
+	for (i = 0; i < 3; i++)
+		rte_pktmbuf_free(copies[i]);
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 3, &o);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 3), 3, "fanout");
+	TEST_ASSERT(mbufx_leading_space(m) == 128, "usable");
+	rte_pktmbuf_free(copies[0]);
+	TEST_ASSERT(mbufx_leading_space(m) == 0, "a copy freed");
+	mbufx_own_front_clear(m);
+	rte_pktmbuf_free(copies[1]);
+	TEST_ASSERT(mbufx_seg_writable(m) && mbufx_own_front(m) == 0,
+		    "sole again: writable, mark gone");
+	rte_pktmbuf_free(m);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* vlan_insert writes the bytes and metadata rte_vlan_insert() writes, and
+ * works where it refuses (a clone, no headroom). */
+static int
+test_vlan_insert(void)
+{
+	struct rte_mbuf *a, *b, *o, *c, *m0, *null = NULL;
+	uint8_t exp[MAXB], got[MAXB];
+	uint32_t n;
+
+	a = tu_make(TU_DIRECT, zs, 128, 100, 4, &o);
+	b = tu_make(TU_DIRECT, zs, 128, 100, 4, &o);
+	TEST_ASSERT(a != NULL && b != NULL, "make");
+	a->vlan_tci = b->vlan_tci = 0xabc;
+	a->ol_flags |= RTE_MBUF_F_TX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+	b->ol_flags = a->ol_flags;
+	a->l2_len = b->l2_len = 14;
+	TEST_ASSERT_SUCCESS(rte_vlan_insert(&a), "stock");
+	m0 = b;
+	TEST_ASSERT_SUCCESS(mbufx_vlan_insert(zs, &b), "mbufx");
+	TEST_ASSERT(b == m0, "in place");
+	n = tu_read(a, exp, MAXB);
+	TEST_ASSERT_SUCCESS(tu_cmp(b, exp, n), "same bytes");
+	TEST_ASSERT(a->ol_flags == b->ol_flags && a->l2_len == b->l2_len,
+		    "same metadata");
+	/* a clone: stock refuses, mbufx copies the 12 address bytes */
+	c = rte_pktmbuf_clone(b, zs->pool[MBUFX_ZONE_HDR]);
+	TEST_ASSERT_NOT_NULL(c, "clone");
+	TEST_ASSERT_EQUAL(rte_vlan_insert(&c), -EINVAL, "stock refuses");
+	m0 = c;
+	TEST_ASSERT_SUCCESS(mbufx_vlan_insert(zs, &c), "mbufx on a clone");
+	TEST_ASSERT(c != m0 && c->data_len >= 16 && mbufx_seg_writable(c),
+		    "fresh head holding the tag");
+	tu_read(c, got, MAXB);
+	TEST_ASSERT(got[16] == 0x81 && got[17] == 0 && got[18] == 0x0a &&
+		    got[19] == 0xbc && memcmp(got + 20, exp + 16, n - 16) == 0,
+		    "second tag after the first");
+	TEST_ASSERT_SUCCESS(tu_cmp(b, exp, n), "original intact");
+	rte_pktmbuf_free(c);
+	/* errors */
+	TEST_ASSERT_EQUAL(mbufx_vlan_insert(zs, NULL), -EINVAL, "NULL");
+	TEST_ASSERT_EQUAL(mbufx_vlan_insert(zs, &null), -EINVAL, "NULL m");
+	TEST_ASSERT_EQUAL(mbufx_vlan_insert(NULL, &b), -EINVAL, "NULL zs");
+	rte_pktmbuf_trim(b, b->pkt_len - 11);
+	TEST_ASSERT_EQUAL(mbufx_vlan_insert(zs, &b), -EINVAL, "11 bytes");
+	rte_pktmbuf_free(a);
+	rte_pktmbuf_free(b);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
+ * prepend_contig: the first contig bytes contiguous and writable, in place
+ * when the first segment allows (also after moving its data), a fresh
+ * segment otherwise; every documented errno, the packet unchanged.
+ */
+static int
+test_prepend_contig(void)
+{
+	static const uint16_t tail[] = { 300 };
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *m, *o, *m0, *null = NULL;
+	unsigned int a0[MBUFX_ZONE_NUM], n;
+	uint8_t exp[MAXB];
+	uint8_t *p;
+
+#define PC_FAILS(z, mp, len, contig, err) do {				\
+	rte_errno = 0;							\
+	TEST_ASSERT_NULL(mbufx_prepend_contig(z, mp, len, contig),	\
+			 "should fail");				\
+	TEST_ASSERT_EQUAL(rte_errno, err, "errno");			\
+} while (0)
+	/* writable head with headroom and data: in place */
+	m = mk_packet(TU_DIRECT, 128, 100, tail, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
+	tu_avail(zs, a0);
+	p = mbufx_prepend_contig(zs, &m, 4, 4 + 60);
+	TEST_ASSERT(p != NULL && m == m0 && m->nb_segs == 2, "in place");
+	ASSERT_AVAIL_SAME(a0, "no allocation");
+	memset(p, 0x11, 4);
+	memmove(exp + 4, exp, 400);
+	memset(exp, 0x11, 4);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 404), "content");
+	/* more than the first segment holds: pulled up in place */
+	p = mbufx_prepend_contig(zs, &m, 4, 4 + 200);
+	TEST_ASSERT(p != NULL && m == m0 && m->data_len >= 204, "pulled up");
+	memset(p, 0x22, 4);
+	memmove(exp + 4, exp, 404);
+	memset(exp, 0x22, 4);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 408), "content");
+	rte_pktmbuf_free(m);
+
+	/* no headroom in a writable head: the data moves back */
+	m = mk_packet(TU_DIRECT, 0, 100, tail, 1, exp, &o);
+	m0 = m;
+	p = mbufx_prepend_contig(zs, &m, 18, 18 + 34);
+	TEST_ASSERT(p != NULL && m == m0 && m->data_off == 0, "moved");
+	memset(p, 0x33, 18);
+	memmove(exp + 18, exp, 400);
+	memset(exp, 0x33, 18);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 418), "content");
+	rte_pktmbuf_free(m);
+
+	/* a clone: fresh segment, the clone's bytes and the original intact */
+	m = mk_packet(TU_INDIRECT, 128, 100, tail, 1, exp, &o);
+	m0 = m;
+	p = mbufx_prepend_contig(zs, &m, 4, 4 + 42);
+	TEST_ASSERT(p != NULL && m != m0 && m->data_len == 46 &&
+		    mbufx_seg_writable(m), "fresh private head");
+	memset(p, 0x44, 46);	/* every promised byte */
+	TEST_ASSERT_SUCCESS(tu_cmp(o, exp, 100), "original intact");
+	memmove(exp + 4, exp, 400);
+	memset(exp, 0x44, 46);
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 404), "content");
+
+	/* errors, the packet unchanged */
+	m0 = m;
+	PC_FAILS(NULL, &m, 4, 10, EINVAL);
+	PC_FAILS(zs, NULL, 4, 10, EINVAL);
+	PC_FAILS(zs, &null, 4, 10, EINVAL);
+	PC_FAILS(zs, &m, 4, 4 + 405, EINVAL);	/* beyond the packet */
+	TEST_ASSERT_NOT_NULL(mbufx_prepend_contig(zs, &m, 0, 200), "200");
+	TEST_ASSERT(m == m0 && m->data_len == 200, "pulled in place");
+	n = drain_from(MBUFX_ZONE_HDR, hv, RTE_DIM(hv));
+	rte_mbuf_refcnt_update(m, 1);	/* shared: needs a fresh segment */
+	tu_avail(zs, a0);
+	PC_FAILS(zs, &m, 4, 14, ENOMEM);
+	ASSERT_AVAIL_SAME(a0, "nothing allocated");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 404), "unchanged");
+	rte_pktmbuf_free_bulk(hv, n);
+	n = m->nb_segs;
+	m->nb_segs = RTE_MBUF_MAX_NB_SEGS;
+	PC_FAILS(zs, &m, 4, 14, EOVERFLOW);
+	m->nb_segs = (uint16_t)n;
+	rte_mbuf_refcnt_update(m, -1);
+	m->pkt_len = UINT32_MAX - 2;
+	PC_FAILS(zs, &m, 4, 14, EOVERFLOW);
+	m->pkt_len = 404;
+	TEST_ASSERT(m == m0, "head unchanged");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 404), "unchanged");
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	{
+		/* contig beyond every zone's buffer */
+		struct rte_mbuf *j1 = mbufx_alloc(zs, 9216);
+		struct rte_mbuf *j2 = mbufx_alloc(zs, 9216);
+
+		TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
+		TEST_ASSERT_SUCCESS(tu_fill(j1, 9000, 1), "fill");
+		TEST_ASSERT_SUCCESS(tu_fill(j2, 1000, 2), "fill");
+		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
+		PC_FAILS(zs, &j1, 4, 9345, ENOSPC);
+		rte_pktmbuf_free(j1);
+	}
+#undef PC_FAILS
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* Header zone dry: pullup and fan-out take the next larger zone, counted,
+ * exactly as prepend does (test_prepend_errors). */
+static int
+test_hdr_fallback(void)
+{
+	static const uint16_t tail[] = { 300 };
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *m, *o, *copies[3];
+	struct mbufx_zone_stats s0, s1;
+	uint8_t exp[MAXB];
+	unsigned int n, i;
+	void *p;
+
+	m = mk_packet(TU_INDIRECT, 128, 20, tail, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	n = tu_drain(zs->pool[MBUFX_ZONE_HDR], hv, RTE_DIM(hv));
+	mbufx_zone_set_stats(zs, &s0);
+	p = mbufx_pullup(zs, &m, 64);
+	TEST_RUN(pullup_check(m, exp, 64, p));
+	TEST_ASSERT(m->pool == zs->pool[MBUFX_ZONE_PKT], "packet zone");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 3), 3, "fanout");
+	mbufx_zone_set_stats(zs, &s1);
+	/* pullup: 1 head; fan-out: 2 headers + 2 indirect (the pulled-up
+	 * head is private and serves as the third copy) */
+	TEST_ASSERT_EQUAL(s1.hdr_fallback - s0.hdr_fallback, 5, "counted");
+	TEST_ASSERT_EQUAL(s1.alloc[MBUFX_ZONE_HDR], s0.alloc[MBUFX_ZONE_HDR],
+			  "nothing from the dry zone");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, 320), "copy %u", i);
+		rte_pktmbuf_free(copies[i]);
+	}
+	rte_pktmbuf_free(o);
+	rte_pktmbuf_free_bulk(hv, n);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
+ * The head may change: with the debug checks built in (-Ddebug_checks or
+ * -Dsanitize), a demoted head the caller owned alone is marked and passing
+ * it back aborts with a message; without them this only shows the trap.
+ */
+static int
+test_stale_head(void)
+{
+	struct rte_mbuf *m, *o, *m0;
+	void *p;
+
+	m = tu_make(TU_DIRECT, zs, 0, 100, 7, &o);	/* no headroom */
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
+	p = mbufx_prepend(zs, &m, 14);
+	TEST_ASSERT(p != NULL && m != m0 && m->next == m0, "head changed");
+#ifdef MBUFX_DEBUG
+	{
+		pid_t pid;
+		int st;
+
+		TEST_ASSERT_EQUAL(m0->nb_segs, 0, "demoted head marked");
+		TEST_ASSERT_SUCCESS(rte_mbuf_check(m, 1, NULL), "packet valid");
+		fflush(stdout);
+		pid = fork();
+		TEST_ASSERT(pid >= 0, "fork");
+		if (pid == 0) {
+			/* ported code that kept the old head */
+			p = mbufx_prepend(zs, &m0, 4);
+			_exit(0);
+		}
+		TEST_ASSERT_EQUAL(waitpid(pid, &st, 0), pid, "wait");
+		TEST_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT,
+			    "the stale head aborts (status %d)", st);
+		printf("    debug checks: the stale head was caught\n");
+	}
+#else
+	printf("    debug checks not built in (-Ddebug_checks=true)\n");
+#endif
+	rte_pktmbuf_free(m);
+	ASSERT_NO_LEAK();
 	return TEST_SUCCESS;
 }
 
@@ -1602,6 +2101,14 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_fanout_shapes),
 		MBUFX_TEST_CASE(test_fanout_errors),
 		MBUFX_TEST_CASE(test_zero_requests),
+		MBUFX_TEST_CASE(test_fanout_deep_bigger_zone),
+		MBUFX_TEST_CASE(test_unshare_zero),
+		MBUFX_TEST_CASE(test_append_busy),
+		MBUFX_TEST_CASE(test_fanout_own_front),
+		MBUFX_TEST_CASE(test_vlan_insert),
+		MBUFX_TEST_CASE(test_prepend_contig),
+		MBUFX_TEST_CASE(test_hdr_fallback),
+		MBUFX_TEST_CASE(test_stale_head),
 		MBUFX_TEST_CASE(test_empty_first_segment),
 		MBUFX_TEST_CASE(test_exhaustion_sweep),
 		MBUFX_TEST_CASE(test_tx_prepare_after_prepend),
