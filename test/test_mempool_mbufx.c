@@ -6,7 +6,7 @@
  * Autotests of the mbufx mempool driver: what DPDK's mempool contract asks of
  * a driver, and what mbufx promises beyond it.
  *
- *   mempool_mbufx_autotest        contract, sizes, zones, LIFO, telemetry
+ *   mempool_mbufx_autotest        contract, sizes, classes, LIFO, telemetry
  *   mempool_mbufx_stress_autotest 2 lcores + a non-EAL thread: every object
  *                                 seen exactly once, none lost
  *   mempool_mbufx_jumbo_autotest  jumbo buffers IOVA-contiguous; one chunk
@@ -79,7 +79,7 @@ test_ops_registered_once(void)
 /*
  * Every element size works, with and without per-lcore cache: the odd
  * shapes mbuf_autotest uses (data room 0, a 128-byte private area, plain
- * 2048-byte objects) and the three zones.
+ * 2048-byte objects) and the three pool classes.
  */
 static int
 test_sizes(void)
@@ -429,7 +429,7 @@ test_classes_and_telemetry(void)
 	static const struct {
 		const char *name;
 		unsigned int room;
-		const char *zone;
+		const char *cls;
 	} z[] = {
 		{ "tz_pkt", RTE_MBUF_DEFAULT_BUF_SIZE, "\"class\":\"packet\"" },
 		{ "tz_pkt_min", RTE_PKTMBUF_HEADROOM + 1518, "\"class\":\"packet\"" },
@@ -473,9 +473,9 @@ test_classes_and_telemetry(void)
 	for (i = 0; i < RTE_DIM(z) && ret == TEST_SUCCESS; i++) {
 		snprintf(cmd, sizeof(cmd), "/mbufx/pool,%s", z[i].name);
 		if (mu_telemetry_query(cmd, buf, sizeof(buf)) != 0 ||
-		    strstr(buf, z[i].zone) == NULL ||
+		    strstr(buf, z[i].cls) == NULL ||
 		    strstr(buf, "\"free\":256") == NULL) {
-			printf("%s: want %s, free 256: %s\n", cmd, z[i].zone, buf);
+			printf("%s: want %s, free 256: %s\n", cmd, z[i].cls, buf);
 			ret = TEST_FAILED;
 		}
 	}
@@ -847,7 +847,7 @@ test_mempool_mbufx_stress(void)
 MBUFX_TEST_REGISTER(mempool_mbufx_stress_autotest, test_mempool_mbufx_stress);
 
 /*
- * Jumbo zone memory: every 9000-byte data buffer is IOVA-contiguous (checked
+ * Jumbo-class memory: every 9000-byte data buffer is IOVA-contiguous (checked
  * at both ends with rte_mem_virt2iova), buf_iova agrees, and in IOVA-as-VA
  * mode the whole pool is one chunk.
  */
@@ -955,7 +955,7 @@ ext_check_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
 /*
  * A jumbo pool on external memory (rte_malloc_heap_memory_add) whose pages
  * are not IOVA-contiguous, in either IOVA mode: the ring driver takes it with
- * page-bounded objects, so the jumbo zone must too (no IOVA-contiguous chunk
+ * page-bounded objects, so a jumbo-class pool must too (no IOVA-contiguous chunk
  * to be had, in VA mode as well: external memory has its own IOVAs).
  */
 #define EXT_PAGES 16
@@ -1001,7 +1001,7 @@ test_jumbo_external_memory(void)
 	mp = rte_pktmbuf_pool_create_by_ops("ext_jumbo", n, 0, 0, 9344, socket,
 					    OPS);
 	if (ret == TEST_SUCCESS && mp == NULL) {
-		printf("jumbo zone on external memory (IOVA mode %s): %s\n",
+		printf("jumbo pool on external memory (IOVA mode %s): %s\n",
 		       rte_eal_iova_mode() == RTE_IOVA_VA ? "VA" : "PA",
 		       rte_strerror(rte_errno));
 		ret = TEST_FAILED;
@@ -1028,7 +1028,7 @@ test_jumbo_external_memory(void)
 /*
  * Other ways to populate a jumbo pool: anonymous memory
  * (rte_mempool_populate_anon), and RTE_MEMPOOL_F_NO_IOVA_CONTIG. Wherever the
- * ring driver populates the pool, the jumbo zone does too, with every object
+ * ring driver populates the pool, the jumbo class does too, with every object
  * IOVA-contiguous when its IOVA is known.
  */
 static struct rte_mempool *

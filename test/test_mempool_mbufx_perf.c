@@ -11,7 +11,7 @@
  * (rep 1: mbufx, ring_mp_mc, ring_sp_sc, stack, bucket; rep 2: ...), for
  * MBUFX_BENCH_REPS repetitions (default 5, at least 5); the medians
  * are compared.
- * Pools are pktmbuf pools of 2176-byte data room (the packet zone) with
+ * Pools are pktmbuf pools of 2176-byte data room (the packet class) with
  * fixed sizes, written to the JSON with everything else that matters.
  *
  *   (a) bulk      1 lcore: get 32, put 32; cycles per object (get + put),
