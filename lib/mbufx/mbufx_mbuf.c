@@ -450,6 +450,47 @@ mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 	return pullup_common(zs, m, len, 1, 0);
 }
 
+int
+mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len)
+{
+	const uint8_t *p = src;
+	struct rte_mbuf *s, *t;
+	uint64_t space = 0;
+	uint16_t k;
+
+	if (m == NULL || (src == NULL && len != 0))
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	/* pkt_len is the head structure's: it must be ours alone. A refcnt
+	 * above 1 also counts clones attached to a direct head, which cannot be
+	 * told from a second holder, except on the copy mbufx_fanout() keeps */
+	if (rte_mbuf_refcnt_read(m) != 1 && mbufx_own_front(m) == 0)
+		return -EBUSY;
+	if ((uint64_t)m->pkt_len + len > UINT32_MAX)
+		return -ENOSPC;
+	/* The segment holding the last byte, or the head of an empty chain. */
+	t = m;
+	for (s = m->next; s != NULL; s = s->next)
+		if (s->data_len != 0)
+			t = s;
+	for (s = t; s != NULL && space < len; s = s->next)
+		space += mbufx_trailing_space(s);
+	if (space < len)
+		return -ENOSPC;
+	m->pkt_len += len;
+	for (s = t; len != 0; s = s->next) {
+		k = (uint16_t)RTE_MIN((uint32_t)mbufx_trailing_space(s), len);
+		if (k == 0)
+			continue;
+		memcpy(rte_pktmbuf_mtod_offset(s, uint8_t *, s->data_len), p, k);
+		s->data_len += k;
+		p += k;
+		len -= k;
+	}
+	return 0;
+}
+
 void *
 mbufx_prepend_contig(struct mbufx_zone_set *zs, struct rte_mbuf **mp,
 		     uint16_t len, uint32_t contig)

@@ -353,6 +353,30 @@ __rte_warn_unused_result
 void *mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 		uint32_t len);
 
+/**
+ * Append len bytes copied from src at the end of a packet, filling the
+ * writable trailing space of the segment holding the last byte and then
+ * the empty segments after it (the chains mbufx_alloc() returns).
+ *
+ * @param m
+ *   Packet (head segment).
+ * @param src
+ *   Bytes to copy.
+ * @param len
+ *   Number of bytes.
+ * @return
+ *   0, or -EINVAL (m or src NULL), -EBUSY, -ENOSPC (not enough writable
+ *   room); nothing is written on error. -EBUSY: the head's refcnt is above
+ *   1, so its pkt_len may be read by another holder. DPDK's refcnt cannot
+ *   tell a head shared by several chains (rte_pktmbuf_refcnt_update())
+ *   from a direct head that merely has clones attached (the original of
+ *   rte_pktmbuf_clone()): both get -EBUSY. The copy mbufx_fanout() keeps is
+ *   the exception the library can tell apart: appending to it works (into
+ *   writable trailing space, which its shared payload segment has none
+ *   of).
+ */
+int mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len);
+
 /** Payload bytes that mbufx_fanout() copies rather than shares. */
 #define MBUFX_FANOUT_COPY_MAX 128
 
