@@ -64,11 +64,13 @@ log_start(void)
 static char *
 log_stop(void)
 {
-	char *s = log_buf;
+	char *s;
 
 	rte_openlog_stream(NULL);
+	/* the buffer is final (and may have moved) only once closed */
 	if (log_f != NULL)
 		fclose(log_f);
+	s = log_buf;
 	log_f = NULL;
 	log_buf = NULL;
 	return s;
