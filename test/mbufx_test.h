@@ -129,4 +129,13 @@ uint64_t mbufx_test_seed(void);
 /** Non-zero when the EAL runs without hugepages (--no-huge). */
 int mbufx_test_no_huge(void);
 
+/**
+ * A numeric knob from the environment: *v = def when @p name is not set,
+ * else its value (decimal or 0x hex, nothing after it) when in [min, max].
+ * A typo must not turn a test into one that cannot fail (a step count of
+ * 0): anything else prints why and returns -EINVAL.
+ */
+int mbufx_test_env_u64(const char *name, uint64_t def, uint64_t min,
+		uint64_t max, uint64_t *v);
+
 #endif /* MBUFX_TEST_H */

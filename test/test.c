@@ -59,6 +59,29 @@ mbufx_test_no_huge(void)
 	return no_huge;
 }
 
+int
+mbufx_test_env_u64(const char *name, uint64_t def, uint64_t min, uint64_t max,
+		   uint64_t *v)
+{
+	const char *s = getenv(name);
+	unsigned long long x;
+	char *end;
+
+	*v = def;
+	if (s == NULL)
+		return 0;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0 ||
+	    x < min || x > max) {
+		printf("%s=\"%s\": expected a number in %" PRIu64 "..%" PRIu64 "\n",
+		       name, s, min, max);
+		return -EINVAL;
+	}
+	*v = x;
+	return 0;
+}
+
 /* Results of cases or commands, and the verdict they make together. */
 struct tally {
 	unsigned int pass, fail, skip;
@@ -259,13 +282,16 @@ main(int argc, char **argv)
 	if (!secondary)
 		unique_prefix(nargs, args, prefix, sizeof(prefix));
 
+	if (mbufx_test_env_u64("MBUFX_TEST_SEED", 0, 0, UINT64_MAX, &seed) < 0)
+		return 1;
 	env = getenv("MBUFX_TEST_SEED");
 	ret = rte_eal_init(nargs, args);
 	if (ret < 0) {
 		fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
-	seed = env != NULL ? strtoull(env, NULL, 0) : rte_rdtsc();
+	if (env == NULL)
+		seed = rte_rdtsc();
 	printf("MBUFX_TEST_SEED=%" PRIu64 "\n", seed);
 	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
 

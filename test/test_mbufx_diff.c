@@ -877,14 +877,12 @@ diff_run(uint64_t steps)
 	struct mbufx_zone_set *zs;
 	struct mbufx_zone_stats st;
 	struct diff *d;
-	const char *env;
 	uint64_t t0;
 	unsigned int z;
 	int ret = TEST_FAILED;
 
-	env = getenv("MBUFX_DIFF_STEPS");
-	if (env != NULL)
-		steps = strtoull(env, NULL, 0);
+	if (mbufx_test_env_u64("MBUFX_DIFF_STEPS", steps, 1, UINT64_MAX, &steps) < 0)
+		return TEST_FAILED;
 	zs = tu_zs_create_n("tdiff", 255, 255, 7);
 	TEST_ASSERT_NOT_NULL(zs, "zone set: %s", rte_strerror(rte_errno));
 	TEST_ASSERT_NOT_NULL(tu_pinned_pool(), "pinned pool");

@@ -493,17 +493,18 @@ test_race(void)
 	static const unsigned int sizes[] = {
 		1, 2, 3, 15, 16, 17, 31, 32, 33, 64, 100, 129, 255, 256, 300,
 	};
-	const char *env = getenv("MBUFX_RACE_MS");
-	unsigned int ms = env != NULL ? (unsigned int)atoi(env) : 150;
+	uint64_t ms;
 	uint64_t tot[5] = { 0 };
 	unsigned int i;
 	int ret = TEST_SUCCESS;
 
+	if (mbufx_test_env_u64("MBUFX_RACE_MS", 150, 1, 3600 * 1000, &ms) < 0)
+		return TEST_FAILED;
 	rte_srand(mbufx_test_seed());
 	if (rte_lcore_count() < 2)
 		printf("one lcore: the second EAL racer is a pthread\n");
 	for (i = 0; i < RTE_DIM(sizes) && ret == TEST_SUCCESS; i++)
-		ret = race_round(sizes[i], ms, i & 1, tot);
+		ret = race_round(sizes[i], (unsigned int)ms, i & 1, tot);
 	printf("gets %" PRIu64 " (whole-pool sized %" PRIu64 "), refused %"
 	       PRIu64 ", checks at rest %" PRIu64 ", lcore id changes %"
 	       PRIu64 "\n", tot[0], tot[1], tot[2], tot[3], tot[4]);

@@ -678,7 +678,52 @@ def case_bad_cli(env):
     bad_l3(env, ['-p', '3', '--rule_ipv6', path], 'is not an IPv6 address')
 
 
+def case_pcap_bad(env):
+    """Bad captures on a net_pcap port: a file that is not a capture stops the
+    set-up with a clear error; a capture cut inside its last record, or whose
+    record claims more bytes than the file holds, forwards the complete frames
+    before it and exits cleanly (leak audit), whatever libpcap makes of the rest."""
+    from pkt import read_pcap, write_pcap
+    garbage = env.path('garbage.pcap')
+    with open(garbage, 'wb') as f:
+        f.write(bytes((i * 37 + 11) & 0xff for i in range(300)))
+    cmd = [env.l3fwd] + env.eal('0', 64) + [
+        '--vdev', 'net_pcap0,rx_pcap=%s,tx_pcap=%s' % (garbage, env.path('g_out0.pcap')),
+        '--vdev', 'net_pcap1,rx_pcap=%s,tx_pcap=%s' % (garbage, env.path('g_out1.pcap')),
+        '--', '-p', '3', '-T', '0']
+    rc, out = env.run(cmd, timeout=30, expect_rc=None)
+    check(rc == 1, 'exit %d on a garbage capture (expected 1):\n%s', rc, out[-2000:])
+    check('unknown file format' in out, 'no libpcap message:\n%s', out[-2000:])
+    check('forwarding on' not in out, 'forwarded from a garbage capture:\n%s', out[-2000:])
+
+    good = [frame4('198.18.1.%d' % i, 100) for i in range(1, 5)]
+    for what, cut in (('cut', lambda b: b[:-10]),
+                      ('long_record', lambda b: b[:-16 - 100] +
+                       struct.pack('<IIII', 1, 9, 100000, 100000) + b[-100:])):
+        path = env.path('%s.pcap' % what)
+        write_pcap(path, good + [frame4('198.18.1.99', 100)])
+        with open(path, 'rb') as f:
+            data = f.read()
+        with open(path, 'wb') as f:
+            f.write(cut(data))
+        sj = env.path('%s.json' % what)
+        outs = [env.path('%s_out%d.pcap' % (what, p)) for p in (0, 1)]
+        empty = env.path('%s_empty.pcap' % what)
+        write_pcap(empty, [])
+        cmd = [env.l3fwd] + env.eal('0', 64) + [
+            '--vdev', 'net_pcap0,rx_pcap=%s,tx_pcap=%s' % (path, outs[0]),
+            '--vdev', 'net_pcap1,rx_pcap=%s,tx_pcap=%s' % (empty, outs[1]),
+            '--', '-p', '3', '-T', '0', '--idle-exit', '400', '--summary', sj]
+        _, out = env.run(cmd, expect_rc=0)
+        s = summary(sj)
+        check(not s['leak'], '%s: mbufs leaked:\n%s', what, out[-3000:])
+        got = read_pcap(outs[1])
+        macs = port_macs(s)
+        compare_frames(got[:len(good)], [routed(f, 1, macs) for f in good], what)
+
+
 CASES = {
+    'pcap_bad': case_pcap_bad,
     'route': case_route,
     'stock_pool': case_stock_pool,
     'ipv6': case_ipv6,

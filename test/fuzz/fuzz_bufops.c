@@ -49,6 +49,14 @@ mbufx_test_seed(void)
 	return 0;
 }
 
+int
+mbufx_test_env_u64(const char *name __rte_unused, uint64_t def,
+		   uint64_t min __rte_unused, uint64_t max __rte_unused, uint64_t *v)
+{
+	*v = def;
+	return 0;
+}
+
 static uint64_t
 next_choice(void *arg)
 {
