@@ -11,10 +11,11 @@
 # test/fuzz/run-fuzzer.sh. The corpus is kept and grows in
 # BUILD/fuzz-corpus/HARNESS; crash inputs land in BUILD/fuzz-artifacts
 # (replay one: BUILD/test/fuzz/HARNESS FILE; once fixed, add it to
-# test/fuzz/regress/HARNESS/). Logs: BUILD/fuzz-logs/HARNESS.log; the table
+# test/fuzz/regress/HARNESS/). Logs: BUILD/fuzz-logs/HARNESS.log (or in
+# $FUZZ_LOGDIR); the table
 # printed at the end (executions, rate, coverage "cov" = edges and "ft" =
 # features as libFuzzer counts them, corpus, peak RSS) is also written to
-# BUILD/fuzz-logs/summary.md. Exit 1 when a harness found something.
+# summary-DATE.md next to the logs. Exit 1 when a harness found something.
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: $0 BUILD SECONDS [HARNESS...]" >&2; exit 2; }
@@ -29,9 +30,9 @@ if [ $# -eq 0 ]; then
 fi
 [ $# -gt 0 ] || { echo "fuzz: no harness in $fuzzdir (make fuzz-build)" >&2; exit 2; }
 
-logs=$build/fuzz-logs
+logs=${FUZZ_LOGDIR:-$build/fuzz-logs}
 mkdir -p "$logs" "$build/fuzz-artifacts"
-summary=$logs/summary.md
+summary=$logs/summary-$(date +%Y%m%d-%H%M%S).md
 {
     echo "| harness | result | executions | exec/s | seconds | cov | ft | corpus | peak RSS MB |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
