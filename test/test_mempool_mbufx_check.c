@@ -76,6 +76,18 @@ log_stop(void)
 	return s;
 }
 
+/* The log of the step holds want; frees the log. */
+static int
+log_holds(char *log, const char *want)
+{
+	int ok = log != NULL && strstr(log, want) != NULL;
+
+	if (!ok)
+		printf("want \"%s\" in: %s\n", want, log != NULL ? log : "");
+	free(log);
+	return ok;
+}
+
 static void
 check_env(const char *mode, const char *pools)
 {
@@ -202,7 +214,6 @@ test_double_free_pktmbuf(void)
 	struct rte_mempool *mp;
 	struct rte_mbuf *m, *c;
 	char want[128], *log;
-	int ok;
 
 	check_env("1", NULL);
 	mp = pkt_pool("ck_dfree", RTE_MBUF_DEFAULT_BUF_SIZE);
@@ -218,11 +229,7 @@ test_double_free_pktmbuf(void)
 	snprintf(want, sizeof(want), "pool ck_dfree: double free "
 		 "(object already in the pool): object %p, lcore %u",
 		 (void *)m, rte_lcore_id());
-	ok = log != NULL && strstr(log, want) != NULL;
-	if (!ok)
-		printf("want \"%s\" in: %s\n", want, log != NULL ? log : "");
-	free(log);
-	TEST_ASSERT(ok, "report of the double free");
+	TEST_ASSERT(log_holds(log, want), "report of the double free");
 	ASSERT_ERRORS(mp, "check_double_frees", 1);
 	ASSERT_ERRORS(mp, "check_foreign_puts", 0);
 	TEST_RUN(check_whole(mp));
@@ -260,7 +267,7 @@ test_foreign(void)
 	struct rte_mempool *mp, *other;
 	struct rte_mbuf *m, *x;
 	char *log;
-	int ok, on_stack;
+	int on_stack;
 
 	check_env("1", NULL);
 	mp = pkt_pool("ck_foreign", RTE_MBUF_DEFAULT_BUF_SIZE);
@@ -274,12 +281,8 @@ test_foreign(void)
 	rte_mempool_put(mp, RTE_PTR_ADD(m, 64));	/* inside an object */
 	rte_mempool_put(mp, &on_stack);			/* not a pool at all */
 	log = log_stop();
-	ok = log != NULL && strstr(log, "pool ck_foreign: put of a pointer "
-				   "that is no object of this pool") != NULL;
-	if (!ok)
-		printf("log: %s\n", log != NULL ? log : "");
-	free(log);
-	TEST_ASSERT(ok, "report of the foreign put");
+	TEST_ASSERT(log_holds(log, "pool ck_foreign: put of a pointer that is "
+			      "no object of this pool"), "report of the foreign put");
 	ASSERT_ERRORS(mp, "check_foreign_puts", 3);
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(x);
@@ -301,7 +304,6 @@ write_after_free(uint16_t room, uint32_t off, uint32_t n)
 	struct rte_mempool *mp;
 	struct rte_mbuf *m, *again;
 	char want[160], *log, *buf;
-	int ok;
 
 	mp = pkt_pool(room > RTE_MBUF_DEFAULT_BUF_SIZE ? "ck_waf_jumbo" :
 		      "ck_waf", room);
@@ -319,11 +321,7 @@ write_after_free(uint16_t room, uint32_t off, uint32_t n)
 		 "first at offset %u (data room offset %u): object %p",
 		 n, (unsigned int)(sizeof(struct rte_mbuf) + off), off,
 		 (void *)m);
-	ok = log != NULL && strstr(log, want) != NULL;
-	if (!ok)
-		printf("want \"%s\" in: %s\n", want, log != NULL ? log : "");
-	free(log);
-	TEST_ASSERT(ok, "report of the write after free");
+	TEST_ASSERT(log_holds(log, want), "report of the write after free");
 	ASSERT_ERRORS(mp, "check_writes_after_free", 1);
 	/* freed and taken again untouched: nothing more */
 	rte_pktmbuf_free(again);
