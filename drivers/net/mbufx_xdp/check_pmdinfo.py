@@ -11,7 +11,8 @@ import subprocess
 import sys
 
 WANT = {"iface": "<string>", "start_queue": "<int>", "queue_count": "<int>",
-        "mode": "<auto|copy|zc>", "busy_budget": "<int>"}
+        "mode": "<auto|copy|zc>", "busy_budget": "<int>",
+        "tx_kick_us": "<int>"}
 
 
 def main():

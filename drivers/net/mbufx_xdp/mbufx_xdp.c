@@ -41,7 +41,7 @@
  * few ms after the previous socket's close.
  *
  * Devargs: iface=IF[,start_queue=N][,queue_count=N][,mode=auto|copy|zc]
- * [,busy_budget=N]. The XDP program (mbufx_xdp_kern.c, "xdp.frags") is
+ * [,busy_budget=N][,tx_kick_us=N]. The XDP program (mbufx_xdp_kern.c, "xdp.frags") is
  * compiled by clang at build time and embedded; guide:
  * doc/guides/nics/mbufx_xdp.rst and doc/guides/prog_guide/late_attach.rst.
  */
@@ -102,13 +102,18 @@ extern const unsigned int mbufx_xdp_bpf_obj_len;
 #define ARG_QUEUE_COUNT "queue_count"
 #define ARG_MODE "mode"
 #define ARG_BUSY_BUDGET "busy_budget"
+#define ARG_TX_KICK_US "tx_kick_us"
 
 #define MAX_QUEUES 64
 #define DESC_MIN 64
 #define DESC_MAX 8192
 #define DESC_DEFAULT 1024
 #define RX_BATCH 64		/* descriptors converted per step */
-#define REFILL_THRESH 32	/* refill when this many fill slots are free */
+#define REFILL_THRESH 32	/* refill once this many buffers were taken */
+#define REFILL_IDLE 8		/* ... or this many, on a poll that found none */
+#define TX_KICK_BATCH 32	/* copy mode transmits this many per sendto() */
+#define TX_COMP_BATCH 32	/* drain completions once this many are out */
+#define TX_KICK_US_DEFAULT 16	/* deferral of a kick for a short burst */
 #define BIND_RETRY_MS 1000
 #define L2_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
 
@@ -129,6 +134,10 @@ struct xdp_rxq {
 	int set_up;			/* core initialised */
 	uint16_t qid;
 	uint32_t nb_desc;
+	uint32_t taken;			/* RX descriptors consumed since refill */
+	uint64_t polls;			/* rx_burst calls: the port is polled */
+	uint64_t idle_kicks;		/* deferred TX kicks issued from here */
+	uint64_t idle_kick_next;	/* TSC: no idle kick before */
 	struct xdp_statistics kbase;	/* kernel counters of closed sockets */
 	struct xdp_statistics kreset;	/* kernel counters at stats reset */
 };
@@ -141,6 +150,7 @@ struct xdp_tx_stats {
 	uint64_t copied;	/* packets copied into UMEM buffers */
 	uint64_t copy_nobuf;	/* bursts cut short: no buffer to copy into */
 	uint64_t kicks;
+	uint64_t kicks_deferred;	/* bursts whose kick waited for more */
 	uint64_t kick_errors;
 	uint64_t recycled;	/* completions handed to the Rx recycle ring */
 	uint64_t to_pool;	/* completions put to the pool */
@@ -153,6 +163,9 @@ struct xdp_txq {
 	struct xdp_rxq *rxq;		/* pair: UMEM, pool, recycle ring */
 	void **inflight;		/* per TX slot: buffer to free, or NULL */
 	struct xdp_pmd *pmd;
+	uint64_t kick_at;		/* TSC deadline of a deferred kick, 0: none */
+	uint64_t kick_delay;		/* TSC cycles a short burst may wait */
+	uint64_t polls_seen;		/* rxq->polls at the previous burst */
 	int fd;
 	uint16_t qid;
 	uint32_t nb_desc;
@@ -166,6 +179,7 @@ struct xdp_pmd {
 	uint32_t queue_count;
 	enum xdp_mode mode;
 	uint32_t busy_budget;
+	uint32_t tx_kick_us;		/* 0: kick every burst */
 	int sg;				/* XDP_USE_SG accepted */
 	uint16_t port_id;
 	struct rte_ether_addr mac;
@@ -183,7 +197,7 @@ struct xdp_pmd {
 
 static const char * const valid_args[] = {
 	ARG_IFACE, ARG_START_QUEUE, ARG_QUEUE_COUNT, ARG_MODE,
-	ARG_BUSY_BUDGET, NULL
+	ARG_BUSY_BUDGET, ARG_TX_KICK_US, NULL
 };
 
 static int
@@ -242,18 +256,21 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 		{ ARG_MODE, arg_mode, offsetof(struct xdp_pmd, mode) },
 		{ ARG_BUSY_BUDGET, arg_u32,
 		  offsetof(struct xdp_pmd, busy_budget) },
+		{ ARG_TX_KICK_US, arg_u32,
+		  offsetof(struct xdp_pmd, tx_kick_us) },
 	};
 	struct rte_kvargs *kv;
 	unsigned int i;
 	int ret = 0;
 
 	p->queue_count = 1;
+	p->tx_kick_us = TX_KICK_US_DEFAULT;
 	p->mode = MODE_AUTO;
 	kv = rte_kvargs_parse(params == NULL ? "" : params, valid_args);
 	if (kv == NULL) {
 		XDP_LOG(ERR, "%s: bad arguments '%s' (valid: iface=IF, "
 			"start_queue=N, queue_count=N, mode=auto|copy|zc, "
-			"busy_budget=N)", name, params);
+			"busy_budget=N, tx_kick_us=N)", name, params);
 		return -EINVAL;
 	}
 	for (i = 0; i < RTE_DIM(tab); i++) {
@@ -280,6 +297,10 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 	if (p->queue_count == 0 || p->queue_count > MAX_QUEUES) {
 		XDP_LOG(ERR, "%s: queue_count must be 1..%u", name,
 			MAX_QUEUES);
+		return -EINVAL;
+	}
+	if (p->tx_kick_us > 1000) {
+		XDP_LOG(ERR, "%s: tx_kick_us must be 0..1000", name);
 		return -EINVAL;
 	}
 	if (p->busy_budget > UINT16_MAX) {
@@ -608,6 +629,24 @@ sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	mbufx_xdp_rxq_release(&rq->core);
 }
 
+/*
+ * Refill once REFILL_THRESH buffers were taken from the RX ring: every RX
+ * descriptor freed a fill slot, so the count says when a batch is worth
+ * posting without reading the kernel's fill consumer (a cache line the
+ * kernel writes) on every burst. Buffers the kernel takes without
+ * completing them (frames it dropped) come back through later descriptors,
+ * so the count never overstates the room; a pool that ran dry leaves the
+ * unfilled slots counted, to be retried.
+ */
+static inline void
+rx_refill(struct xdp_rxq *rq)
+{
+	struct mbufx_xdp_ring *f = &rq->core.fill;
+
+	mbufx_xdp_rxq_refill(&rq->core);
+	rq->taken = f->size - (f->cached_prod - f->cached_cons);
+}
+
 static int
 sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 {
@@ -670,8 +709,14 @@ sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 			strerror(-ret));
 		goto fail;
 	}
-	if (tq != NULL)
+	if (tq != NULL) {
 		tq->fd = fd;
+		tq->kick_at = 0;
+		tq->polls_seen = 0;
+		tq->kick_delay = (uint64_t)p->tx_kick_us * rte_get_tsc_hz() /
+				 1000000;
+	}
+	rq->idle_kick_next = 0;
 	rq->busy_poll = 0;
 	if (p->busy_budget != 0) {
 		if (sock_opt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1) == 0 &&
@@ -684,7 +729,7 @@ sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 				p->iface);
 	}
 	/* stock the fill ring before the first frame can arrive */
-	mbufx_xdp_rxq_refill(&rq->core);
+	rx_refill(rq);
 	ret = sock_bind(p, rq, fd);
 	if (ret != 0)
 		goto fail;
@@ -715,32 +760,49 @@ rx_wakeup(struct xdp_rxq *rq)
 		recvfrom(rq->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 }
 
+static void tx_idle_kick(struct xdp_rxq *rq);
+
 static uint16_t
 eth_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct xdp_rxq *rq = queue;
 	const struct xdp_desc *ring = rq->rx.descs;
 	struct xdp_desc d[RX_BATCH];
-	uint32_t avail, k, i, used;
+	const struct xdp_desc *src;
+	uint32_t avail, k, i, used, at;
 	uint16_t nb = 0;
 
+	rq->polls++;
 	avail = mbufx_xdp_cons_avail(&rq->rx);
-	if (avail == 0)
+	if (avail == 0) {
+		/* idle: the time to restock and to send a deferred TX kick */
+		if (rq->taken >= REFILL_IDLE)
+			rx_refill(rq);
+		tx_idle_kick(rq);
 		rx_wakeup(rq);
+		return 0;
+	}
 	while (avail != 0 && nb < nb_pkts) {
 		k = RTE_MIN(avail, (uint32_t)RX_BATCH);
-		for (i = 0; i < k; i++)
-			d[i] = ring[(rq->rx.cached_cons + i) & rq->rx.mask];
-		nb += mbufx_xdp_rx_convert(&rq->core, d, k, pkts + nb,
+		at = rq->rx.cached_cons & rq->rx.mask;
+		if (likely(at + k <= rq->rx.size)) {
+			/* entries up to the producer are ours until released */
+			src = &ring[at];
+		} else {
+			for (i = 0; i < k; i++)
+				d[i] = ring[(at + i) & rq->rx.mask];
+			src = d;
+		}
+		nb += mbufx_xdp_rx_convert(&rq->core, src, k, pkts + nb,
 					   nb_pkts - nb, &used);
 		if (used == 0)
 			break;	/* a frame still arriving */
 		mbufx_xdp_cons_release(&rq->rx, used);
+		rq->taken += used;
 		avail -= used;
 	}
-	if (mbufx_xdp_prod_free(&rq->core.fill, REFILL_THRESH) >=
-	    REFILL_THRESH)
-		mbufx_xdp_rxq_refill(&rq->core);
+	if (rq->taken >= REFILL_THRESH)
+		rx_refill(rq);
 	return nb;
 }
 
@@ -808,6 +870,77 @@ tx_kick(struct xdp_txq *tq)
 	}
 }
 
+/*
+ * Kick policy. The TX ring asks for a wakeup (always, in copy mode, where
+ * the kernel transmits inside sendto(), at most TX_KICK_BATCH descriptors a
+ * call); a syscall per burst costs more than the burst when bursts are a
+ * packet or two. So a short burst may wait up to tx_kick_us for company,
+ * but only while the paired Rx queue is being polled (its idle polls send
+ * the kick when the deadline passes, tx_idle_kick()); TX_KICK_BATCH
+ * descriptors pending, an expired deadline, or no Rx poll since the last
+ * burst kick at once. tx_kick_us=0: every burst is kicked.
+ */
+static inline void
+tx_flush(struct xdp_txq *tq)
+{
+	uint32_t pending = tq->tx.cached_prod -
+		__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE);
+	uint64_t polls, now;
+
+	if (pending == 0 || (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0) {
+		__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	polls = __atomic_load_n(&tq->rxq->polls, __ATOMIC_RELAXED);
+	if (tq->kick_delay != 0 && pending < TX_KICK_BATCH &&
+	    polls != tq->polls_seen) {
+		tq->polls_seen = polls;
+		now = rte_rdtsc();
+		if (tq->kick_at == 0) {
+			__atomic_store_n(&tq->kick_at, now + tq->kick_delay,
+					 __ATOMIC_RELAXED);
+			tq->st.kicks_deferred++;
+			return;
+		}
+		if (now < tq->kick_at) {
+			tq->st.kicks_deferred++;
+			return;
+		}
+	}
+	tq->polls_seen = polls;
+	__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
+	tx_kick(tq);
+}
+
+/*
+ * The paired Rx queue found nothing: send the TX queue's deferred kick if
+ * its deadline passed. May run on another lcore than the TX queue: it only
+ * reads the TX side and calls sendto(), which the kernel serialises; after
+ * a kick (or a failed one, link down) it waits a delay before the next.
+ */
+static void
+tx_idle_kick(struct xdp_rxq *rq)
+{
+	struct xdp_txq *tq = rq->pmd->txqs[rq->qid];
+	uint64_t at, now;
+
+	if (tq == NULL || tq->fd < 0)
+		return;
+	at = __atomic_load_n(&tq->kick_at, __ATOMIC_RELAXED);
+	if (likely(at == 0))
+		return;
+	now = rte_rdtsc();
+	if (now < at || now < rq->idle_kick_next)
+		return;
+	if (__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE) ==
+	    __atomic_load_n(tq->tx.producer, __ATOMIC_RELAXED) ||
+	    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
+		return;
+	rq->idle_kick_next = now + tq->kick_delay;
+	(void)sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+	rq->idle_kicks++;
+}
+
 static inline void
 tx_desc(struct xdp_txq *tq, uint32_t slot, uint64_t addr, uint32_t len,
 	uint32_t options, void *owner)
@@ -835,7 +968,9 @@ tx_zc_descs(const struct xdp_txq *tq, const struct rte_mbuf *m)
 		if (m->pool != core->mp || !RTE_MBUF_DIRECT(m) ||
 		    rte_mbuf_refcnt_read(m) != 1 || m->data_len == 0)
 			return 0;
-		n += (m->data_len + core->chunk_size - 1) / core->chunk_size;
+		n += likely(m->data_len <= core->chunk_size) ? 1 :
+			(m->data_len + core->chunk_size - 1) /
+			core->chunk_size;
 	}
 	return n;
 }
@@ -908,6 +1043,20 @@ tx_copy(struct xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
 	return 0;
 }
 
+/*
+ * Free TX slots: the ring's, and no more than the completions drained
+ * allow (a slot's inflight entry is only free once its completion came
+ * back, which in copy mode can be after the kernel consumed the slot).
+ */
+static inline uint32_t
+tx_room(struct xdp_txq *tq, uint32_t want)
+{
+	uint32_t ring = mbufx_xdp_prod_free(&tq->tx, want);
+	uint32_t comp = tq->nb_desc - (tq->tx.cached_prod - tq->cq.cached_cons);
+
+	return RTE_MIN(ring, comp);
+}
+
 static uint16_t
 eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
@@ -917,8 +1066,14 @@ eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	uint32_t free_n, n, used = 0;
 	uint16_t i;
 
-	tx_complete(tq);
-	free_n = mbufx_xdp_prod_free(&tq->tx, tq->tx.size);
+	/* completions in batches: their producer is a line the kernel writes */
+	if (tq->tx.cached_prod - tq->cq.cached_cons >= TX_COMP_BATCH)
+		tx_complete(tq);
+	free_n = tx_room(tq, nb_pkts);
+	if (free_n < nb_pkts) {
+		tx_complete(tq);
+		free_n = tx_room(tq, nb_pkts);
+	}
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;
@@ -930,7 +1085,7 @@ eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 			tx_zc(tq, m, n);
 			tq->st.zc++;
 		} else {
-			n = (len + chunk - 1) / chunk;
+			n = likely(len <= chunk) ? 1 : (len + chunk - 1) / chunk;
 			if (len == 0 || n > max_descs) {
 				tq->st.errors++;
 				rte_pktmbuf_free(m);
@@ -955,9 +1110,7 @@ eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 				 __ATOMIC_RELEASE);
 	/* also when nothing was added: descriptors left by a failed kick
 	 * (link down) must go once the link is back */
-	if (used != 0 || __atomic_load_n(tq->tx.consumer, __ATOMIC_RELAXED) !=
-	    tq->tx.cached_prod)
-		tx_kick(tq);
+	tx_flush(tq);
 	return i;
 }
 
@@ -1372,6 +1525,7 @@ eth_stats_reset(struct rte_eth_dev *dev)
 			p->rxqs[i]->kreset = ks;
 			memset(&p->rxqs[i]->core.st, 0,
 			       sizeof(p->rxqs[i]->core.st));
+			p->rxqs[i]->idle_kicks = 0;
 		}
 		if (p->txqs[i] != NULL)
 			memset(&p->txqs[i]->st, 0, sizeof(p->txqs[i]->st));
@@ -1380,7 +1534,7 @@ eth_stats_reset(struct rte_eth_dev *dev)
 }
 
 /* xstats: one table of name and where the counter lives. */
-enum xs_src { XS_RX, XS_TX, XS_KERNEL, XS_DERIVED };
+enum xs_src { XS_RX, XS_RXQ, XS_TX, XS_KERNEL, XS_DERIVED };
 
 static const struct {
 	char name[RTE_ETH_XSTATS_NAME_SIZE];
@@ -1422,6 +1576,9 @@ static const struct {
 	{ "tx_copy_nobuf", XS_TX,
 	  offsetof(struct xdp_tx_stats, copy_nobuf) },
 	{ "tx_kicks", XS_TX, offsetof(struct xdp_tx_stats, kicks) },
+	{ "tx_kicks_deferred", XS_TX,
+	  offsetof(struct xdp_tx_stats, kicks_deferred) },
+	{ "tx_idle_kicks", XS_RXQ, offsetof(struct xdp_rxq, idle_kicks) },
 	{ "tx_kick_errors", XS_TX,
 	  offsetof(struct xdp_tx_stats, kick_errors) },
 	{ "tx_recycled_to_rx", XS_TX,
@@ -1475,6 +1632,8 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 
 			if (xstats_tab[i].src == XS_RX && rq != NULL)
 				base = &rq->core.st;
+			else if (xstats_tab[i].src == XS_RXQ && rq != NULL)
+				base = rq;
 			else if (xstats_tab[i].src == XS_KERNEL && rq != NULL)
 				base = &ks;
 			else if (xstats_tab[i].src == XS_TX && tq != NULL)
@@ -1627,4 +1786,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mbufx_xdp,
 	"start_queue=<int> "
 	"queue_count=<int> "
 	"mode=<auto|copy|zc> "
-	"busy_budget=<int>");
+	"busy_budget=<int> "
+	"tx_kick_us=<int>");
