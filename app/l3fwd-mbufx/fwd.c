@@ -238,13 +238,6 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 		reason = L3FWD_DROP_RUNT;
 		goto dropped;
 	}
-	/* the TTL and MACs are rewritten in place: never in a shared packet
-	 * (fuzz_fwd feeds clones); Ethernet + the longest IPv4 header */
-	if (unlikely(app_own_front(rx->zs, mp, RTE_ETHER_HDR_LEN + 15 * 4) < 0)) {
-		reason = L3FWD_DROP_SHARED;
-		goto dropped;
-	}
-	m = *mp;
 	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	if (rx->sw_ptype) {
 		/* what app_ptype_parse() would say, without building a ptype */
@@ -335,12 +328,14 @@ lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
 	}
 }
 
-/* Pass 3 on one routed packet: @return 0 or the drop reason. */
+/* Pass 3 on one routed packet *mp: @return 0 or the drop reason (the
+ * packet to drop in *mp). */
 static __rte_always_inline unsigned int
-forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void *l3,
+forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void *l3,
 	bool v6, uint32_t nh_idx, struct l3fwd_out *out)
 {
 	const struct l3fwd_hop *hop;
+	struct rte_mbuf *m = *mp;
 	const uint8_t *dst;
 	struct rte_ether_hdr *eth;
 	uint32_t l3_len;
@@ -349,6 +344,14 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m, void
 
 	if (unlikely(nh_idx == L3FWD_NO_ROUTE))
 		return L3FWD_DROP_NO_ROUTE;
+	/* the TTL and MACs are rewritten in place: never in a shared packet
+	 * (fuzz_fwd feeds clones); Ethernet + the longest IPv4 header */
+	if (unlikely(!mbufx_seg_writable(m))) {
+		if (app_own_front(rx->zs, mp, RTE_ETHER_HDR_LEN + 15 * 4) < 0)
+			return L3FWD_DROP_SHARED;
+		m = *mp;
+		l3 = rte_pktmbuf_mtod_offset(m, void *, RTE_ETHER_HDR_LEN);
+	}
 	hop = &c->hop[nh_idx];
 	if (v6) {
 		struct rte_ipv6_hdr *ip = l3;
@@ -429,7 +432,7 @@ l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
 	for (i = 0; i < n; i++) {
 		if (kind[i] == PKT_DROPPED)
 			continue;
-		reason = forward(c, rx, pkts[i], l3[i], kind[i] == PKT_V6, idx[i], out);
+		reason = forward(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6, idx[i], out);
 		if (unlikely(reason != 0)) {
 			drop(c, reason, pkts[i]);
 			dropped++;
