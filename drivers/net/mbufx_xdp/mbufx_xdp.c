@@ -31,7 +31,10 @@
  * is full. Completions come back in submission order (the kernel completes
  * a socket's TX descriptors in order, invalid ones included), so a
  * software ring parallel to the TX ring says which buffer each completion
- * frees.
+ * frees, drained once TX_COMP_BATCH are out. Kicks: see tx_flush() (a
+ * short burst may wait tx_kick_us for company while the Rx queue of the
+ * pair is polled; copy mode transmits inside the kick). Refill: see
+ * rx_refill() (a batch once REFILL_THRESH descriptors were taken).
  *
  * Teardown (stop, queue release, close): XSKMAP entries cleared, program
  * detached, rings unmapped before close() (else the socket lingers), then
