@@ -591,6 +591,8 @@ sock_bind(struct xdp_pmd *p, struct xdp_rxq *rq, int fd)
 	return ret;
 }
 
+static void tx_kick(struct xdp_txq *tq);
+
 static void
 sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 {
@@ -601,6 +603,11 @@ sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 
 	if (rq->fd < 0)
 		return;
+	/* a short burst still waiting for its kick goes out first */
+	if (tq != NULL && tq->fd >= 0 && tq->kick_at != 0) {
+		tq->kick_at = 0;
+		tx_kick(tq);
+	}
 	if (p->map_fd >= 0)
 		bpf_map_delete_elem(p->map_fd, &key);
 	if (getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &ks, &len) == 0) {
