@@ -62,17 +62,25 @@ tel_connect(void)
 	return 0;
 }
 
-/* One message of the server, NUL-terminated in reply: its length, or -1
- * when nothing came within 5 s (a hung or dead handler). */
+/* One message of the server, NUL-terminated in reply: its length, 0 when
+ * the server closed the connection, or -1 when nothing came within 20 s (a
+ * hung handler; generous: a loaded machine runs fuzzers niced). libFuzzer's
+ * SIGALRM (its -timeout watchdog) interrupts the waits: EINTR is retried. */
 static ssize_t
 tel_recv(void)
 {
 	struct pollfd pfd = { .fd = sock, .events = POLLIN };
 	ssize_t n;
+	int rc;
 
-	if (poll(&pfd, 1, 5000) != 1)
+	do
+		rc = poll(&pfd, 1, 20000);
+	while (rc < 0 && errno == EINTR);
+	if (rc != 1)
 		return -1;
-	n = recv(sock, reply, sizeof(reply) - 1, 0);
+	do
+		n = recv(sock, reply, sizeof(reply) - 1, 0);
+	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
 	reply[n] = '\0';
@@ -82,7 +90,12 @@ tel_recv(void)
 static ssize_t
 tel_request(const char *msg, size_t len)
 {
-	if (send(sock, msg, len, 0) != (ssize_t)len)
+	ssize_t n;
+
+	do
+		n = send(sock, msg, len, 0);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)len)
 		return -1;
 	return tel_recv();
 }
@@ -203,7 +216,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (len == 0)
 		return 0;
 	n = tel_request(msg, len);
-	FUZZ_CHECK(n > 0, "no answer to '%.*s'", (int)len, msg);
+	FUZZ_CHECK(n > 0, "%s to '%.*s'", n == 0 ? "connection closed in answer" :
+		   "no answer", (int)len, msg);
 	/* DPDK 22.11 echoes an unknown command into its answer unescaped:
 	 * only answers to our commands are checked as JSON */
 	if (sel < 0xf0)
