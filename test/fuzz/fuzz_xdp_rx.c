@@ -81,21 +81,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* The kernel takes one fill address; UINT64_MAX when the ring is empty. */
-static uint64_t
-kernel_take(struct mbufx_xdp_rxq *q)
-{
-	struct mbufx_xdp_ring *f = &q->fill;
-	uint32_t c = *f->consumer;
-	uint64_t a;
-
-	if (c == *f->producer)
-		return UINT64_MAX;
-	a = ((uint64_t *)f->descs)[c & f->mask];
-	*f->consumer = c + 1;
-	return a;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -123,7 +108,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			kind = fuzz_u8(&in) % 4;
 			a = UINT64_MAX;
 			if (kind < 2) {
-				a = kernel_take(q);
+				a = mbufx_xdp_ring_mem_take(&q->fill);
 				if (a != UINT64_MAX && nb_taken < MAX_TAKEN)
 					taken[nb_taken++] = a;
 			} else if (kind == 2 && nb_taken > 0) {

@@ -123,6 +123,21 @@ int mbufx_xdp_ring_mem_init(struct mbufx_xdp_ring *r, uint32_t size,
 		size_t entry);
 void mbufx_xdp_ring_mem_fini(struct mbufx_xdp_ring *r);
 
+/* The kernel's side of a fill ring in plain memory (tests, fuzzing): take
+ * the next posted fill address, UINT64_MAX when the ring is empty. */
+static inline uint64_t
+mbufx_xdp_ring_mem_take(struct mbufx_xdp_ring *r)
+{
+	uint32_t c = *r->consumer;
+	uint64_t a;
+
+	if (c == *r->producer)
+		return UINT64_MAX;
+	a = ((uint64_t *)r->descs)[c & r->mask];
+	*r->consumer = c + 1;
+	return a;
+}
+
 /* Counters of the receive core (one writer: the Rx thread). */
 struct mbufx_xdp_rx_stats {
 	uint64_t packets;	/* frames delivered */

@@ -51,15 +51,7 @@ static int failures;
 static uint64_t
 kernel_take(struct mbufx_xdp_rxq *q)
 {
-	struct mbufx_xdp_ring *f = &q->fill;
-	uint32_t c = *f->consumer;
-	uint64_t a;
-
-	if (c == *f->producer)
-		return UINT64_MAX;
-	a = ((uint64_t *)f->descs)[c & f->mask];
-	*f->consumer = c + 1;
-	return a;
+	return mbufx_xdp_ring_mem_take(&q->fill);
 }
 
 /* A descriptor for a taken fill address with len bytes of pattern. */
