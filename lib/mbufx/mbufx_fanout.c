@@ -266,7 +266,10 @@ mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t hdr_len,
 	per = 1 + k;
 	for (i = 0; i < nalloc; i += nh) {
 		if (per <= FANOUT_BULK) {
-			nh = RTE_MIN(nalloc - i, FANOUT_BULK / per);
+			/* the common case, one chunk, needs no division */
+			nh = nalloc - i;
+			if (unlikely(nh * per > FANOUT_BULK))
+				nh = FANOUT_BULK / per;
 			if (hz == cz) {
 				if (take(zs, hz, v, nh * per, &a) < 0)
 					goto unwind;

@@ -180,32 +180,32 @@ mbufx_copy_metadata(struct rte_mbuf *dst, const struct rte_mbuf *src)
 
 /* ---- prepend ---------------------------------------------------------- */
 
-void *
-mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
+/* In place into len bytes of private leading space. */
+static inline void *
+prepend_inplace(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t len)
 {
-	enum mbufx_zone_id zid, pref;
-	struct rte_mbuf *m, *h;
-
-	if (zs == NULL || mp == NULL || *mp == NULL) {
-		rte_errno = EINVAL;
+	if (unlikely((uint64_t)m->pkt_len + len > UINT32_MAX)) {
+		rte_errno = EOVERFLOW;
 		return NULL;
 	}
-	m = *mp;
-	MBUFX_DEBUG_HEAD(m);
-	if (len == 0)
-		return rte_pktmbuf_mtod(m, void *);
+	m->data_off -= len;
+	m->data_len += len;
+	m->pkt_len += len;
+	MBUFX_ZONE_STAT_ADD(zs, prepend_inplace, 1);
+	return rte_pktmbuf_mtod(m, void *);
+}
+
+/* The rest of mbufx_prepend(), out of line so that the in-place path stays
+ * as short as it was: the fan-out's kept copy, or a chained header. */
+static __rte_noinline void *
+prepend_slow(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
+{
+	enum mbufx_zone_id zid, pref;
+	struct rte_mbuf *m = *mp, *h;
+
 	if (rte_pktmbuf_headroom(m) >= len &&
-	    (mbufx_seg_writable(m) || mbufx_own_front(m) >= m->data_off)) {
-		if (unlikely((uint64_t)m->pkt_len + len > UINT32_MAX)) {
-			rte_errno = EOVERFLOW;
-			return NULL;
-		}
-		m->data_off -= len;
-		m->data_len += len;
-		m->pkt_len += len;
-		MBUFX_ZONE_STAT_ADD(zs, prepend_inplace, 1);
-		return rte_pktmbuf_mtod(m, void *);
-	}
+	    mbufx_own_front(m) >= m->data_off)
+		return prepend_inplace(zs, m, len);
 	if (mbufx_hdr_pool(zs, len, &zid) == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -232,6 +232,24 @@ mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
 	mbufx_lib_count(zs, pref, zid, 1);
 	MBUFX_ZONE_STAT_ADD(zs, prepend_chained, 1);
 	return rte_pktmbuf_mtod(h, void *);
+}
+
+void *
+mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
+{
+	struct rte_mbuf *m;
+
+	if (zs == NULL || mp == NULL || *mp == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	m = *mp;
+	MBUFX_DEBUG_HEAD(m);
+	if (len == 0)
+		return rte_pktmbuf_mtod(m, void *);
+	if (likely(rte_pktmbuf_headroom(m) >= len && mbufx_seg_writable(m)))
+		return prepend_inplace(zs, m, len);
+	return prepend_slow(zs, mp, len);
 }
 
 /* ---- pullup ----------------------------------------------------------- */
