@@ -138,4 +138,12 @@ int mbufx_test_no_huge(void);
 int mbufx_test_env_u64(const char *name, uint64_t def, uint64_t min,
 		uint64_t max, uint64_t *v);
 
+/*
+ * Exit code of the runner when rte_eal_init() fails. For a secondary this is
+ * mostly the primary's hugepage addresses already taken in the new process
+ * (address-space randomisation; more often under ASan, whose shadow and
+ * allocator map early): a property of that one exec, not of the test.
+ */
+#define MBUFX_TEST_EXIT_EAL_INIT 3
+
 #endif /* MBUFX_TEST_H */

@@ -288,7 +288,7 @@ main(int argc, char **argv)
 	ret = rte_eal_init(nargs, args);
 	if (ret < 0) {
 		fprintf(stderr, "EAL init failed: %s\n", rte_strerror(rte_errno));
-		return 1;
+		return MBUFX_TEST_EXIT_EAL_INIT;
 	}
 	if (env == NULL)
 		seed = rte_rdtsc();

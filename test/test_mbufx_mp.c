@@ -227,8 +227,8 @@ mp_teardown(void)
 static int
 test_same_numbering(void)
 {
-	TEST_ASSERT_EQUAL(mu_wait_secondary(mu_start_secondary(TEST_NAME,
-			  "same", NULL)), 0, "secondary numbering alike");
+	TEST_ASSERT_EQUAL(mu_run_secondary(TEST_NAME, "same", NULL), 0,
+			  "secondary numbering alike");
 	return TEST_SUCCESS;
 }
 
@@ -244,8 +244,7 @@ test_other_numbering(void)
 		return TEST_SKIPPED;
 	}
 	snprintf(plugin, sizeof(plugin), "%s/librte_mempool_bucket.so", dir);
-	ret = mu_wait_secondary(mu_start_secondary(TEST_NAME, "shifted",
-						   extra));
+	ret = mu_run_secondary(TEST_NAME, "shifted", extra);
 	if (ret == SECONDARY_SKIP) {
 		printf("    -d %s did not move the ring driver: skipped\n",
 		       plugin);

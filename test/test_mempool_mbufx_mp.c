@@ -77,8 +77,7 @@ struct mp_state {
 static int
 run_secondary(const char *role)
 {
-	return mu_wait_secondary(mu_start_secondary("mempool_mbufx_mp_autotest",
-						    role, NULL));
+	return mu_run_secondary("mempool_mbufx_mp_autotest", role, NULL);
 }
 
 /* --- the race: primary lcores and secondary threads on one pool --------- */

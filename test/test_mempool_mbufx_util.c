@@ -226,3 +226,17 @@ mu_wait_secondary(pid_t pid)
 		return -1;
 	return WEXITSTATUS(status);
 }
+
+int
+mu_run_secondary(const char *test, const char *role, const char *const *extra)
+{
+	int ret = -1, i;
+
+	for (i = 0; i < 5; i++) {
+		ret = mu_wait_secondary(mu_start_secondary(test, role, extra));
+		if (ret != MBUFX_TEST_EXIT_EAL_INIT)
+			break;
+		printf("    secondary could not map the primary's memory: new exec\n");
+	}
+	return ret;
+}

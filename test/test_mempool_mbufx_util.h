@@ -83,4 +83,12 @@ pid_t mu_start_secondary(const char *test, const char *role,
 /* Wait for a secondary: its exit code, -1 if it did not exit normally. */
 int mu_wait_secondary(pid_t pid);
 
+/*
+ * mu_start_secondary() then mu_wait_secondary(), started again (up to 5
+ * times, each a new exec with a new address-space layout) while the
+ * secondary's EAL cannot map the primary's memory: its exit code.
+ */
+int mu_run_secondary(const char *test, const char *role,
+		const char *const *extra);
+
 #endif /* TEST_MEMPOOL_MBUFX_UTIL_H */

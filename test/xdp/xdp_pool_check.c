@@ -38,6 +38,7 @@
 
 #define NB_MBUF 1024
 #define ROOM RTE_MBUF_DEFAULT_BUF_SIZE
+#define NB_EXT 512	/* 512 x 2176 B: 1.06 MiB, inside one 2 MiB page */
 
 static int failures;
 
@@ -162,16 +163,21 @@ main(int argc, char **argv)
 	rte_free(mem);
 
 	/* 2. pinned external buffers */
-	mz = rte_memzone_reserve_aligned("xdpchk_ext", (size_t)NB_MBUF * ROOM,
+	/*
+	 * One IOVA-contiguous area for the buffers: kept inside one 2 MiB page
+	 * (NB_EXT buffers), so that IOVA-as-PA mode never needs physically
+	 * adjacent hugepages, which a busy machine may not have.
+	 */
+	mz = rte_memzone_reserve_bounded("xdpchk_ext", (size_t)NB_EXT * ROOM,
 					 SOCKET_ID_ANY, RTE_MEMZONE_IOVA_CONTIG,
-					 4096);
+					 4096, RTE_PGSIZE_2M);
 	mp = NULL;
 	if (mz != NULL) {
 		ext.buf_ptr = mz->addr;
 		ext.buf_iova = mz->iova;
 		ext.buf_len = mz->len;
 		ext.elt_size = ROOM;
-		mp = rte_pktmbuf_pool_create_extbuf("xdpchk_extbuf", NB_MBUF, 0, 0,
+		mp = rte_pktmbuf_pool_create_extbuf("xdpchk_extbuf", NB_EXT, 0, 0,
 						    ROOM, SOCKET_ID_ANY, &ext, 1);
 	}
 	refused(port, "pool of pinned external buffers", mp, 0, 0);
