@@ -137,6 +137,11 @@ secondary_shifted(void)
 			  "check against the name");
 	TEST_ASSERT_EQUAL(mbufx_pool_ops_check(NULL, NULL), -EINVAL, "NULL");
 
+	/* late attach would call the wrong driver on refill and return */
+	TEST_ASSERT(mbufx_rx_create(ring_pkt, 0) == NULL && rte_errno == EXDEV,
+		    "rx context on the misnumbered pool: want EXDEV (%s)",
+		    rte_strerror(rte_errno));
+
 	/* a zone set this process creates would be misread by the others */
 	zs = zs_small("mpx_s", "ring_mp_mc");
 	TEST_ASSERT(zs == NULL && rte_errno == EXDEV,

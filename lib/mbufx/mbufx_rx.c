@@ -44,6 +44,7 @@
 #include <rte_spinlock.h>
 
 #include "mbufx_rx.h"
+#include "mbufx_zone.h"
 
 RTE_LOG_REGISTER(mbufx_rx_logtype, lib.mbufx.rx, NOTICE);
 #define RX_LOG(level, fmt, ...) \
@@ -244,6 +245,8 @@ mbufx_rx_create_ext(struct rte_mempool *mp, uint16_t port, uint32_t flags)
 		return NULL;
 	}
 	ret = pool_geometry(mp, &headroom, &room, &data_offset);
+	if (ret == 0)
+		ret = mbufx_pool_ops_check(mp, NULL);
 	if (ret != 0) {
 		rte_errno = -ret;
 		return NULL;

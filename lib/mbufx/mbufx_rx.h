@@ -235,6 +235,9 @@ struct mbufx_rx {
  *   - ENOTSUP: the pool holds pinned external buffers
  *     (RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF: data is not inside the object), or
  *     part of its memory has no IOVA (use MBUFX_RX_F_NO_IOVA);
+ *   - EXDEV: the pool's ops index names another driver in this process than
+ *     in the primary (see mbufx_pool_ops_check()): refill and return would
+ *     call the wrong driver's functions;
  *   - ENOMEM: no memory for the context.
  */
 struct mbufx_rx *mbufx_rx_create(struct rte_mempool *mp, uint16_t port);
@@ -498,6 +501,8 @@ mbufx_rx_handle_iova(const struct mbufx_rx *rx, const void *handle)
 static inline int
 mbufx_rx_refill_bulk(struct mbufx_rx *rx, void **handles, unsigned int n)
 {
+	if (unlikely(n == 0))	/* never ask a pool for zero objects */
+		return 0;
 	if (unlikely(rte_mempool_get_bulk(rx->mp, handles, n) != 0)) {
 		MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
 		MBUFX_RX_CNT_ADD(rx, refill_missed, n);
