@@ -138,7 +138,7 @@ secondary_shifted(void)
 	TEST_ASSERT_EQUAL(mbufx_pool_ops_check(NULL, NULL), -EINVAL, "NULL");
 
 	/* late attach would call the wrong driver on refill and return */
-	TEST_ASSERT(mbufx_rx_create(ring_pkt, 0) == NULL && rte_errno == EXDEV,
+	TEST_ASSERT(mbufx_rx_create(ring_pkt, 0, 0) == NULL && rte_errno == EXDEV,
 		    "rx context on the misnumbered pool: want EXDEV (%s)",
 		    rte_strerror(rte_errno));
 

@@ -40,6 +40,7 @@
 
 #include "mbufx.h"
 #include "mbufx_test.h"
+#include "test_mbufx_util.h"
 
 #define RX_PORT 7
 
@@ -206,7 +207,7 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 	uint16_t headroom = pool_headroom(mp);
 	int ret = TEST_FAILED;
 
-	rx = mbufx_rx_create_ext(mp, RX_PORT, flags);
+	rx = mbufx_rx_create(mp, RX_PORT, flags);
 	TEST_ASSERT_NOT_NULL(rx, "create on %s: %s", mp->name,
 			     rte_strerror(rte_errno));
 	bufs = calloc(n, sizeof(*bufs));
@@ -362,7 +363,7 @@ test_rx_iova_synthetic(void)
 	TEST_RUN(synth_create(&s, "rx_syn_bad", 100, 0, SYNTH_BAD,
 			      SYNTH_PIECES));
 	rte_errno = 0;
-	ret = mbufx_rx_create(s.mp, 0) == NULL && rte_errno == ENOTSUP ?
+	ret = mbufx_rx_create(s.mp, 0, 0) == NULL && rte_errno == ENOTSUP ?
 		check_pool(s.mp, MBUFX_RX_F_NO_IOVA, MBUFX_RX_IOVA_NONE, 1) :
 		TEST_FAILED;
 	synth_free(&s);
@@ -371,7 +372,7 @@ test_rx_iova_synthetic(void)
 	TEST_RUN(synth_create(&s, "rx_syn_mix", 100, 0, SYNTH_MIXED,
 			      SYNTH_PIECES));
 	rte_errno = 0;
-	ret = mbufx_rx_create(s.mp, 0) == NULL && rte_errno == ENOTSUP ?
+	ret = mbufx_rx_create(s.mp, 0, 0) == NULL && rte_errno == ENOTSUP ?
 		check_pool(s.mp, MBUFX_RX_F_NO_IOVA, MBUFX_RX_IOVA_NONE, 1) :
 		TEST_FAILED;
 	synth_free(&s);
@@ -482,7 +483,7 @@ check_untouched(struct rte_mempool *mp, uint32_t flags)
 	objs = calloc(n, sizeof(*objs));
 	sv = calloc(n, sizeof(*sv));
 	bufs = calloc(n, sizeof(*bufs));
-	rx = mbufx_rx_create_ext(mp, RX_PORT, flags);
+	rx = mbufx_rx_create(mp, RX_PORT, flags);
 	if (objs == NULL || sv == NULL || bufs == NULL || rx == NULL)
 		goto out;
 	if (rte_mempool_get_bulk(mp, objs, n) != 0)
@@ -710,7 +711,7 @@ check_attach(int dirty)
 	TEST_ASSERT_NOT_NULL(mp, "pool: %s", rte_strerror(rte_errno));
 	if (dirty)
 		TEST_RUN(dirty_pool(mp, n));
-	rx = mbufx_rx_create(mp, RX_PORT);
+	rx = mbufx_rx_create(mp, RX_PORT, 0);
 	TEST_ASSERT_NOT_NULL(rx, "create");
 	mbufx_rx_info_get(rx, &info);
 	TEST_ASSERT_EQUAL(mbufx_rx_refill(rx, bufs, n), n, "refill");
@@ -809,7 +810,7 @@ check_exhaust(const char *ops, unsigned int cache)
 	mp = rte_pktmbuf_pool_create_by_ops("rx_exhaust", 100, cache, 0, 2176,
 					    SOCKET_ID_ANY, ops);
 	TEST_ASSERT_NOT_NULL(mp, "pool: %s", rte_strerror(rte_errno));
-	rx = mbufx_rx_create(mp, 0);
+	rx = mbufx_rx_create(mp, 0, 0);
 	TEST_ASSERT_NOT_NULL(rx, "create");
 	/* bulk form: all or nothing */
 	TEST_ASSERT_EQUAL(mbufx_rx_refill_bulk(rx, h, 101), -ENOBUFS, "bulk");
@@ -876,7 +877,7 @@ test_rx_return_exact(void)
 	mp = rte_pktmbuf_pool_create_by_ops("rx_return", n, 0, 0, 2176,
 					    SOCKET_ID_ANY, "mbufx");
 	TEST_ASSERT_NOT_NULL(mp, "pool: %s", rte_strerror(rte_errno));
-	rx = mbufx_rx_create(mp, 0);
+	rx = mbufx_rx_create(mp, 0, 0);
 	TEST_ASSERT_NOT_NULL(rx, "create");
 	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, all, n), "get all");
 	rte_mempool_put_bulk(mp, all, n);
@@ -921,9 +922,9 @@ test_rx_stats_sum(void)
 	TEST_ASSERT(a != NULL && b != NULL, "pools");
 	TEST_ASSERT_EQUAL(mbufx_rx_stats_sum(a, &st), 0, "no context");
 	TEST_ASSERT_EQUAL(st.refilled + st.attached + st.returned, 0, "zero");
-	ra1 = mbufx_rx_create(a, 0);
-	ra2 = mbufx_rx_create(a, 1);
-	rb = mbufx_rx_create(b, 0);
+	ra1 = mbufx_rx_create(a, 0, 0);
+	ra2 = mbufx_rx_create(a, 1, 0);
+	rb = mbufx_rx_create(b, 0, 0);
 	TEST_ASSERT(ra1 != NULL && ra2 != NULL && rb != NULL, "contexts");
 
 	TEST_ASSERT_EQUAL(mbufx_rx_refill(ra1, bufs, 10), 10, "refill");
@@ -955,9 +956,14 @@ test_rx_stats_sum(void)
 		mbufx_rx_dump(NULL, ra1);
 		fclose(f);
 		TEST_ASSERT(strstr(text, "pool=rx_sum_a port=0") != NULL &&
-			    strstr(text, "refilled=10 ") != NULL &&
-			    strstr(text, "attached=1 ") != NULL &&
-			    strstr(text, "returned=9 recycled=0 posted=0") != NULL,
+			    strstr(text, "  10 late-attach buffers handed out "
+				   "by refill (refilled)\n") != NULL &&
+			    strstr(text, "  1 buffers turned into mbufs by "
+				   "attach (attached)\n") != NULL &&
+			    strstr(text, "  9 buffers given back unused "
+				   "(returned)\n") != NULL &&
+			    strstr(text, "  0 buffers currently posted "
+				   "(posted)\n") != NULL,
 			    "dump: %s", text);
 		free(text);
 	}
@@ -978,11 +984,61 @@ test_rx_stats_sum(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The counter table is the one list of struct mbufx_rx_stats: it must name
+ * every byte of the struct exactly once, in struct order, with every field
+ * a uint64_t counter except the posted gauge, last; and it must drive the
+ * sum and the JSON. A field added to the struct without its table line
+ * fails here.
+ */
+static int
+test_rx_stats_table(void)
+{
+	const struct mbufx_stat_field *t;
+	struct mbufx_rx_stats st;
+	unsigned int n, i;
+	char *buf = NULL;
+	size_t sz = 0, end;
+	FILE *f;
+
+	t = mbufx_rx_stats_fields(&n);
+	if (tu_stat_table_check(t, n, sizeof(st), &end) != TEST_SUCCESS)
+		return TEST_FAILED;
+	TEST_ASSERT_EQUAL(end, sizeof(st), "unnamed tail");
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT(t[i].n == 1 && t[i].size == sizeof(uint64_t),
+			    "%s: scalar uint64_t", t[i].name);
+		TEST_ASSERT_EQUAL(t[i].kind, i == n - 1 ? MBUFX_STAT_GAUGE :
+				  MBUFX_STAT_COUNTER, "%s kind", t[i].name);
+	}
+	TEST_ASSERT_EQUAL(strcmp(t[n - 1].name, "posted"), 0, "posted last");
+
+	/* each value lands under its own name in the JSON */
+	for (i = 0; i < n; i++)
+		*(uint64_t *)RTE_PTR_ADD(&st, t[i].offset) = 100 + i;
+	f = open_memstream(&buf, &sz);
+	TEST_ASSERT_NOT_NULL(f, "memstream");
+	TEST_ASSERT_SUCCESS(mbufx_stats_json(f, &st, t, n), "json");
+	fclose(f);
+	TEST_ASSERT(strstr(buf, "\"refilled\": 100") != NULL &&
+		    strstr(buf, "\"refill_missed\": 102") != NULL, "json: %s",
+		    buf);
+	for (i = 0; i < n; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "\"%s\": %u", t[i].name, 100 + i);
+		TEST_ASSERT_NOT_NULL(strstr(buf, want), "json misses %s: %s",
+				     want, buf);
+	}
+	free(buf);
+	return TEST_SUCCESS;
+}
+
 /* ---- documented errors --------------------------------------------------- */
 
 #define CREATE_FAILS(mp, flags, err, what) do {				\
 	rte_errno = 0;							\
-	TEST_ASSERT_NULL(mbufx_rx_create_ext(mp, 0, flags), what);	\
+	TEST_ASSERT_NULL(mbufx_rx_create(mp, 0, flags), what);	\
 	TEST_ASSERT_EQUAL(rte_errno, err, what);			\
 } while (0)
 
@@ -1004,7 +1060,7 @@ test_rx_errors(void)
 					    SOCKET_ID_ANY, "mbufx");
 	TEST_ASSERT_NOT_NULL(mp, "pool");
 	CREATE_FAILS(mp, RTE_BIT32(5), EINVAL, "unknown flag");
-	rx = mbufx_rx_create_ext(mp, 0, 0);
+	rx = mbufx_rx_create(mp, 0, 0);
 	TEST_ASSERT_NOT_NULL(rx, "valid pool");
 	TEST_ASSERT_EQUAL(mbufx_rx_info_get(NULL, &info), -EINVAL, "info");
 	TEST_ASSERT_EQUAL(mbufx_rx_info_get(rx, NULL), -EINVAL, "info");
@@ -1107,7 +1163,7 @@ test_rx_enomem(void)
 		else
 			sz /= 2;
 	rte_errno = 0;
-	rx = mbufx_rx_create(mp, 0);
+	rx = mbufx_rx_create(mp, 0, 0);
 	if (rx != NULL || rte_errno != ENOMEM) {
 		printf("FAIL create on a full heap: %p, %s\n", (void *)rx,
 		       rte_strerror(rte_errno));
@@ -1117,7 +1173,7 @@ test_rx_enomem(void)
 	for (i = 0; i < nf; i++)
 		rte_free(fill[i]);
 	nf = 0;
-	rx = mbufx_rx_create(mp, 0);
+	rx = mbufx_rx_create(mp, 0, 0);
 	if (rx == NULL) {
 		printf("FAIL create after freeing: %s\n",
 		       rte_strerror(rte_errno));
@@ -1191,7 +1247,7 @@ test_rx_two_lcores(void)
 					    SOCKET_ID_ANY, "mbufx");
 	TEST_ASSERT_NOT_NULL(mp, "pool");
 	for (i = 0; i < 2; i++) {
-		a[i].rx = mbufx_rx_create(mp, (uint16_t)i);
+		a[i].rx = mbufx_rx_create(mp, (uint16_t)i, 0);
 		a[i].rounds = 20000;
 		TEST_ASSERT_NOT_NULL(a[i].rx, "create");
 	}
@@ -1241,7 +1297,7 @@ check_offsets(const char *ops, uint16_t priv)
 	mp = rte_pktmbuf_pool_create_by_ops("rx_offs", n, 0, priv, 2176,
 					    SOCKET_ID_ANY, ops);
 	TEST_ASSERT_NOT_NULL(mp, "pool: %s", rte_strerror(rte_errno));
-	rx = mbufx_rx_create(mp, RX_PORT);
+	rx = mbufx_rx_create(mp, RX_PORT, 0);
 	TEST_ASSERT_NOT_NULL(rx, "create");
 	rte_mempool_mem_iter(mp, lowest_obj, &base);
 	base = RTE_ALIGN_FLOOR(base, 4096);
@@ -1327,6 +1383,7 @@ static const struct mbufx_test_suite mbufx_rx_suite = {
 		MBUFX_TEST_CASE(test_rx_refill_exhausted),
 		MBUFX_TEST_CASE(test_rx_return_exact),
 		MBUFX_TEST_CASE(test_rx_stats_sum),
+		MBUFX_TEST_CASE(test_rx_stats_table),
 		MBUFX_TEST_CASE(test_rx_errors),
 		MBUFX_TEST_CASE(test_rx_enomem),
 		MBUFX_TEST_CASE(test_rx_two_lcores),

@@ -699,7 +699,7 @@ test_mbufx_rx_perf(void)
 					    rte_socket_id(), "mbufx");
 	TEST_ASSERT_NOT_NULL(mp, "pool: %s", rte_strerror(rte_errno));
 	s.mp = mp;
-	s.rx = mbufx_rx_create(mp, 0);
+	s.rx = mbufx_rx_create(mp, 0, 0);
 	s.ring = rte_zmalloc("rx_perf_ring", sizeof(*s.ring) * 4096, 64);
 	s.sw = rte_zmalloc("rx_perf_sw", sizeof(*s.sw) * 4096, 64);
 	s.txr = rte_zmalloc("rx_perf_txr", sizeof(*s.txr) * TX_RING, 64);

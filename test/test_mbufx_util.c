@@ -11,6 +11,7 @@
 #include <rte_mbuf.h>
 #include <rte_memzone.h>
 
+#include "mbufx_test.h"
 #include "test_mbufx_util.h"
 
 const char * const tu_kind_names[TU_KIND_NUM] = {
@@ -268,4 +269,34 @@ tu_drain(struct rte_mempool *mp, struct rte_mbuf **v, unsigned int cap)
 	while (n < cap && (v[n] = rte_pktmbuf_alloc(mp)) != NULL)
 		n++;
 	return n;
+}
+
+int
+tu_stat_table_check(const struct mbufx_stat_field *t, unsigned int n,
+		    size_t size, size_t *end)
+{
+	uint8_t covered[1024];
+	size_t b, e = 0;
+	unsigned int i;
+
+	TEST_ASSERT(t != NULL && n > 0, "empty table");
+	TEST_ASSERT(size <= sizeof(covered), "struct of %zu bytes", size);
+	memset(covered, 0, size);
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT(t[i].name != NULL && t[i].desc != NULL,
+			    "entry %u unnamed", i);
+		TEST_ASSERT(t[i].offset >= e, "%s out of order", t[i].name);
+		TEST_ASSERT(t[i].n == 1 || t[i].n == MBUFX_ZONE_NUM, "%s n",
+			    t[i].name);
+		e = t[i].offset + (size_t)t[i].size * t[i].n;
+		TEST_ASSERT(e <= size, "%s beyond the struct", t[i].name);
+		for (b = t[i].offset; b < e; b++)
+			covered[b]++;
+	}
+	/* everything up to the last field, the tail padding aside */
+	for (b = 0; b < e; b++)
+		TEST_ASSERT_EQUAL(covered[b], 1, "byte %zu of the struct is in "
+				  "%u table entries", b, covered[b]);
+	*end = e;
+	return TEST_SUCCESS;
 }

@@ -86,4 +86,13 @@ void tu_avail(const struct mbufx_zone_set *zs, unsigned int avail[MBUFX_ZONE_NUM
 unsigned int tu_drain(struct rte_mempool *mp, struct rte_mbuf **v,
 		unsigned int cap);
 
+/*
+ * Check a counter table (mbufx_stats.h) against the struct of size bytes it
+ * describes: entries in struct order, scalar or per-zone, each byte of the
+ * struct up to the last entry named exactly once. *end receives the offset
+ * one past the last entry. Returns TEST_SUCCESS or TEST_FAILED (logged).
+ */
+int tu_stat_table_check(const struct mbufx_stat_field *t, unsigned int n,
+		size_t size, size_t *end);
+
 #endif /* TEST_MBUFX_UTIL_H */

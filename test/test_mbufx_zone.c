@@ -564,35 +564,23 @@ test_stats_dump(void)
 static int
 test_stats_table(void)
 {
-	static uint8_t covered[sizeof(struct mbufx_zone_stats)];
 	const struct mbufx_stat_field *t;
 	struct mbufx_zone_stats st;
-	unsigned int n, i, b, end = 0;
+	unsigned int n, i;
+	size_t end;
 	char *buf = NULL;
 	size_t sz = 0;
 	FILE *f;
 
 	t = mbufx_zone_stats_fields(&n);
-	TEST_ASSERT(n > 0, "empty table");
-	memset(covered, 0, sizeof(covered));
-	for (i = 0; i < n; i++) {
-		TEST_ASSERT(t[i].offset >= end, "%s out of order", t[i].name);
-		TEST_ASSERT(t[i].n == 1 || t[i].n == MBUFX_ZONE_NUM, "%s n",
-			    t[i].name);
-		end = t[i].offset + t[i].size * t[i].n;
-		TEST_ASSERT(end <= sizeof(st), "%s beyond the struct", t[i].name);
-		for (b = t[i].offset; b < end; b++)
-			covered[b]++;
+	if (tu_stat_table_check(t, n, sizeof(st), &end) != TEST_SUCCESS)
+		return TEST_FAILED;
+	for (i = 0; i < n; i++)
 		if (t[i].offset < MBUFX_ZONE_NB_LCORE_CTRS * sizeof(uint64_t))
 			TEST_ASSERT(t[i].size == 8 &&
 				    t[i].kind == MBUFX_STAT_COUNTER,
 				    "%s: per-lcore counters are uint64_t",
 				    t[i].name);
-	}
-	/* everything up to the last field, the tail padding aside */
-	for (b = 0; b < end; b++)
-		TEST_ASSERT_EQUAL(covered[b], 1, "byte %u of the struct is in %u "
-				  "table entries", b, covered[b]);
 	TEST_ASSERT(sizeof(st) - end < sizeof(uint64_t) ||
 		    sizeof(st) % RTE_CACHE_LINE_SIZE == 0, "unnamed tail");
 
@@ -631,7 +619,7 @@ test_stats_rx(void)
 	unsigned int i;
 	FILE *f;
 
-	rx = mbufx_rx_create(zs->pool[MBUFX_ZONE_PKT], 0);
+	rx = mbufx_rx_create(zs->pool[MBUFX_ZONE_PKT], 0, 0);
 	if (rx == NULL) {
 		printf("    rx context: %s: skipped\n", rte_strerror(rte_errno));
 		return TEST_SKIPPED;

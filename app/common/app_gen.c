@@ -160,9 +160,9 @@ app_gen_init(const struct app_gen_conf *c)
 	}
 	if (c->late_attach) {
 		/* a software NIC: nothing is handed to a device, no IOVA needed */
-		g.rx = mbufx_rx_create_ext(c->mp, c->src_port, MBUFX_RX_F_NO_IOVA);
+		g.rx = mbufx_rx_create(c->mp, c->src_port, MBUFX_RX_F_NO_IOVA);
 		if (g.rx == NULL) {
-			fprintf(stderr, "error: generator: mbufx_rx_create_ext: %s\n",
+			fprintf(stderr, "error: generator: mbufx_rx_create: %s\n",
 				rte_strerror(rte_errno));
 			return -rte_errno;
 		}

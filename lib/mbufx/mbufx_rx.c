@@ -43,7 +43,9 @@
 #include <rte_malloc.h>
 #include <rte_spinlock.h>
 
+#include "mbufx_private.h"
 #include "mbufx_rx.h"
+#include "mbufx_stats.h"
 #include "mbufx_zone.h"
 
 RTE_LOG_REGISTER(mbufx_rx_logtype, lib.mbufx.rx, NOTICE);
@@ -220,7 +222,7 @@ page_table_choose(const struct mbufx_rx_chunk *c, unsigned int n,
 }
 
 struct mbufx_rx *
-mbufx_rx_create_ext(struct rte_mempool *mp, uint16_t port, uint32_t flags)
+mbufx_rx_create(struct rte_mempool *mp, uint16_t port, uint32_t flags)
 {
 	enum mbufx_rx_iova_kind kind = MBUFX_RX_IOVA_LINEAR;
 	struct mbufx_rx_chunk *tmp;
@@ -330,23 +332,50 @@ mbufx_rx_create_ext(struct rte_mempool *mp, uint16_t port, uint32_t flags)
 	return rx;
 }
 
-struct mbufx_rx *
-mbufx_rx_create(struct rte_mempool *mp, uint16_t port)
+#define RX_CTR(f, d) \
+	MBUFX_STAT_FIELD(struct mbufx_rx_stats, f, MBUFX_STAT_COUNTER, d)
+
+/* struct mbufx_rx_stats, in struct order: the one list of its names. The
+ * counters are uint64_t written by the fast path (MBUFX_RX_CNT_ADD); posted,
+ * the last field, is derived from them when read. */
+static const struct mbufx_stat_field rx_stats_fields[] = {
+	RX_CTR(refilled, "late-attach buffers handed out by refill"),
+	RX_CTR(refill_fails, "refill calls that got fewer than asked"),
+	RX_CTR(refill_missed, "buffers asked for but not available"),
+	RX_CTR(attached, "buffers turned into mbufs by attach"),
+	RX_CTR(returned, "buffers given back unused"),
+	RX_CTR(recycled, "buffers posted again without the pool"),
+	MBUFX_STAT_FIELD(struct mbufx_rx_stats, posted, MBUFX_STAT_GAUGE,
+			 "buffers currently posted"),
+};
+
+const struct mbufx_stat_field *
+mbufx_rx_stats_fields(unsigned int *n)
 {
-	return mbufx_rx_create_ext(mp, port, 0);
+	*n = RTE_DIM(rx_stats_fields);
+	return rx_stats_fields;
+}
+
+static inline uint64_t *
+stat_u64(struct mbufx_rx_stats *st, const struct mbufx_stat_field *f)
+{
+	return RTE_PTR_ADD(st, f->offset);
 }
 
 static void
 counters_read(const struct mbufx_rx *rx, struct mbufx_rx_stats *st)
 {
-	st->refilled = __atomic_load_n(&rx->cnt.refilled, __ATOMIC_RELAXED);
-	st->refill_fails = __atomic_load_n(&rx->cnt.refill_fails,
-					   __ATOMIC_RELAXED);
-	st->refill_missed = __atomic_load_n(&rx->cnt.refill_missed,
-					    __ATOMIC_RELAXED);
-	st->attached = __atomic_load_n(&rx->cnt.attached, __ATOMIC_RELAXED);
-	st->returned = __atomic_load_n(&rx->cnt.returned, __ATOMIC_RELAXED);
-	st->recycled = __atomic_load_n(&rx->cnt.recycled, __ATOMIC_RELAXED);
+	unsigned int i;
+
+	RTE_BUILD_BUG_ON(offsetof(struct mbufx_rx_stats, posted) !=
+			 sizeof(struct mbufx_rx_stats) - sizeof(uint64_t));
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < RTE_DIM(rx_stats_fields); i++)
+		if (rx_stats_fields[i].kind == MBUFX_STAT_COUNTER)
+			*stat_u64(st, &rx_stats_fields[i]) = __atomic_load_n(
+				(const uint64_t *)RTE_PTR_ADD(&rx->cnt,
+					rx_stats_fields[i].offset),
+				__ATOMIC_RELAXED);
 	st->posted = st->refilled + st->recycled - st->attached -
 		st->returned;
 }
@@ -400,6 +429,7 @@ mbufx_rx_stats_sum(const struct rte_mempool *mp, struct mbufx_rx_stats *st)
 {
 	struct mbufx_rx_priv *p;
 	struct mbufx_rx_stats one;
+	unsigned int i;
 	int n = 0;
 
 	if (mp == NULL || st == NULL)
@@ -410,13 +440,9 @@ mbufx_rx_stats_sum(const struct rte_mempool *mp, struct mbufx_rx_stats *st)
 		if (p->rx.mp != mp)
 			continue;
 		counters_read(&p->rx, &one);
-		st->refilled += one.refilled;
-		st->refill_fails += one.refill_fails;
-		st->refill_missed += one.refill_missed;
-		st->attached += one.attached;
-		st->returned += one.returned;
-		st->recycled += one.recycled;
-		st->posted += one.posted;
+		for (i = 0; i < RTE_DIM(rx_stats_fields); i++)
+			*stat_u64(st, &rx_stats_fields[i]) +=
+				mbufx_stat_value(&one, &rx_stats_fields[i], 0);
 		n++;
 	}
 	rte_spinlock_unlock(&rx_registry_lock);
@@ -447,11 +473,10 @@ mbufx_rx_dump(FILE *f, const struct mbufx_rx *rx)
 		fprintf(f, "  chunk %u: va 0x%" PRIxPTR "-0x%" PRIxPTR
 			" iova-va 0x%" PRIx64 "\n", i, rx->chunks[i].start,
 			rx->chunks[i].end, rx->chunks[i].delta);
-	fprintf(f, "  refilled=%" PRIu64 " refill_fails=%" PRIu64
-		" refill_missed=%" PRIu64 " attached=%" PRIu64
-		" returned=%" PRIu64 " recycled=%" PRIu64 " posted=%" PRIu64
-		"\n", st.refilled, st.refill_fails, st.refill_missed,
-		st.attached, st.returned, st.recycled, st.posted);
+	mbufx_stats_dump_counters(f, &st, rx_stats_fields,
+				  RTE_DIM(rx_stats_fields));
+	fprintf(f, "  %" PRIu64 " buffers currently posted (posted)\n",
+		st.posted);
 }
 
 unsigned int

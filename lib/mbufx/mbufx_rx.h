@@ -49,6 +49,26 @@
  * may be called from any thread; the counters they read may lag by the
  * burst in progress. A context belongs to the process that created it.
  *
+ * Two fast-path families; a PMD uses the one that matches how its device
+ * names a buffer:
+ *  - descriptor NICs (a descriptor holds an IOVA): mbufx_rx_refill() into
+ *    {addr, iova, handle} entries, or mbufx_rx_refill_bulk() into a software
+ *    ring of handles with mbufx_rx_handle_iova() / mbufx_rx_handle_addr()
+ *    per descriptor; then mbufx_rx_attach(), mbufx_rx_attach_meta() or
+ *    mbufx_rx_attach_burst(), and mbufx_rx_return() /
+ *    mbufx_rx_return_handles() for buffers never filled;
+ *  - devices addressing buffers by offset into one region (an AF_XDP UMEM),
+ *    which choose where the frame starts: mbufx_rx_refill_offsets(),
+ *    mbufx_rx_handle_from_offset(), then mbufx_rx_attach_at() for one
+ *    buffer or mbufx_rx_attach_chain() for a multi-buffer frame, usually
+ *    with MBUFX_RX_F_NO_IOVA. drivers/net/mbufx_xdp (the AF_XDP port) is
+ *    the first real user of this family and the example to read.
+ * mbufx_rx_recycled() and the control calls serve both.
+ *
+ * This header is the API. The context layout and the IOVA-table helpers
+ * the inline calls are built from are in mbufx_rx_impl.h, included from
+ * here and not for direct inclusion.
+ *
  * The guide: doc/guides/prog_guide/late_attach.rst.
  *
  * The fast-path calls (refill, attach, return) are inline and do not check
@@ -101,7 +121,10 @@ struct mbufx_rx_meta {
 	uint16_t vlan_tci_outer; /**< stripped outer TCI (RTE_MBUF_F_RX_QINQ) */
 };
 
-/** Counters of an rx context (or the sum over a pool's contexts). */
+/**
+ * Counters of an rx context (or the sum over a pool's contexts). Its one
+ * list of names is mbufx_rx_stats_fields().
+ */
 struct mbufx_rx_stats {
 	uint64_t refilled;	/**< buffers handed out by refill */
 	uint64_t refill_fails;	/**< refill calls that got fewer than asked */
@@ -115,9 +138,9 @@ struct mbufx_rx_stats {
 	 */
 	uint64_t recycled;
 	/**
-	 * Buffers currently posted: refilled + recycled - attached -
-	 * returned. Summed
-	 * over live contexts only (see mbufx_rx_stats_sum()).
+	 * Buffers currently posted (a gauge, not a counter): refilled +
+	 * recycled - attached - returned. Summed over live contexts only (see
+	 * mbufx_rx_stats_sum()). Keep it the last field.
 	 */
 	uint64_t posted;
 };
@@ -154,7 +177,7 @@ struct mbufx_rx_info {
 };
 
 /**
- * Flag for mbufx_rx_create_ext(): the caller never hands buffers to a
+ * Flag for mbufx_rx_create(): the caller never hands buffers to a
  * device (a software copy path: vhost, memif, an application's own ring), so
  * no IOVA is computed and pools whose memory has no IOVA (RTE_BAD_IOVA
  * chunks, e.g. --no-huge with --iova-mode=pa) are accepted. Every buf.iova is
@@ -165,54 +188,8 @@ struct mbufx_rx_info {
 /** Largest number of buffers one mempool get/put moves inside the calls. */
 #define MBUFX_RX_BULK_MAX 64
 
-/** @internal A memory chunk of the pool: [start, end), one IOVA offset. */
-struct mbufx_rx_chunk {
-	uintptr_t start;	/**< first byte */
-	uintptr_t end;		/**< one past the last byte */
-	uint64_t delta;		/**< iova - va, modulo 2^64 */
-};
-
-/**
- * @internal Counters of an rx context, written by its owning thread only
- * (see struct mbufx_rx_stats for their meaning).
- */
-struct mbufx_rx_counters {
-	uint64_t refilled;	/**< buffers handed out by refill */
-	uint64_t refill_fails;	/**< refill calls that got fewer than asked */
-	uint64_t refill_missed;	/**< buffers asked for but not available */
-	uint64_t attached;	/**< buffers turned into mbufs by attach */
-	uint64_t returned;	/**< buffers given back unused */
-	uint64_t recycled;	/**< buffers posted again without the pool */
-};
-
-/**
- * @internal An rx context. Applications use the functions of this file
- * only; the layout is here so that the fast path can be inline.
- */
-struct mbufx_rx {
-	/* read-mostly fast-path line */
-	struct rte_mempool *mp;	/**< pool the buffers come from */
-	uint64_t rearm;		/**< rearm word: data_off, refcnt 1, nb_segs 1, port */
-	uint64_t iova_delta;	/**< LINEAR: iova = va + iova_delta */
-	uint32_t data_offset;	/**< object -> data address */
-	uint32_t nb_chunks;	/**< entries of chunks[] */
-	enum mbufx_rx_iova_kind iova_kind; /**< how refill computes IOVAs */
-	uint32_t page_shift;	/**< PAGES: log2 of the table's page size */
-	uintptr_t page_base;	/**< PAGES: address of page_delta[0]'s page */
-	const uint64_t *page_delta; /**< PAGES: iova - va per page */
-	const struct mbufx_rx_chunk *chunks; /**< sorted by start */
-	uint16_t port;		/**< mbuf port written at attach */
-	uint16_t headroom;	/**< data_off written at attach */
-	uint16_t room;		/**< bytes a buffer takes at its data address */
-	uint16_t flags;		/**< MBUFX_RX_F_* given at create */
-	uint32_t nb_pages;	/**< PAGES: entries of page_delta[] */
-
-	/**
-	 * Counters: written by the owning thread only, read by anyone
-	 * (relaxed loads).
-	 */
-	struct mbufx_rx_counters cnt __rte_cache_aligned;
-};
+/* The context layout and the helpers of the inline fast path below. */
+#include "mbufx_rx_impl.h"
 
 /**
  * Create an rx context for a pktmbuf pool.
@@ -226,12 +203,15 @@ struct mbufx_rx {
  *   The pool that refill takes buffers from.
  * @param port
  *   Value of mbuf->port written by attach.
+ * @param flags
+ *   0, or MBUFX_RX_F_NO_IOVA for a context whose buffers never go to a
+ *   device.
  * @return
  *   The context, or NULL with rte_errno set:
  *   - EINVAL: mp is NULL, not a pktmbuf pool (private area smaller than
  *     struct rte_pktmbuf_pool_private or elements smaller than the mbuf,
  *     private area and data room), not fully populated, or its data room
- *     leaves no byte after the headroom;
+ *     leaves no byte after the headroom; or flags has an unknown bit;
  *   - ENOTSUP: the pool holds pinned external buffers
  *     (RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF: data is not inside the object), or
  *     part of its memory has no IOVA (use MBUFX_RX_F_NO_IOVA);
@@ -240,21 +220,7 @@ struct mbufx_rx {
  *     call the wrong driver's functions;
  *   - ENOMEM: no memory for the context.
  */
-struct mbufx_rx *mbufx_rx_create(struct rte_mempool *mp, uint16_t port);
-
-/**
- * Create an rx context with flags; see mbufx_rx_create().
- *
- * @param mp
- *   The pool.
- * @param port
- *   Value of mbuf->port written by attach.
- * @param flags
- *   0 or MBUFX_RX_F_NO_IOVA.
- * @return
- *   As mbufx_rx_create(); also EINVAL for an unknown flag.
- */
-struct mbufx_rx *mbufx_rx_create_ext(struct rte_mempool *mp, uint16_t port,
+struct mbufx_rx *mbufx_rx_create(struct rte_mempool *mp, uint16_t port,
 		uint32_t flags);
 
 /**
@@ -304,6 +270,21 @@ int mbufx_rx_stats_get(const struct mbufx_rx *rx, struct mbufx_rx_stats *st);
  */
 int mbufx_rx_stats_sum(const struct rte_mempool *mp, struct mbufx_rx_stats *st);
 
+struct mbufx_stat_field;
+
+/**
+ * The table of struct mbufx_rx_stats (mbufx_stats.h): every field, in
+ * struct order, counters first and the posted gauge last. Dumps, the
+ * per-pool sum and telemetry iterate it; a field added to the struct is
+ * one line in this table.
+ *
+ * @param n
+ *   Set to the number of entries (not NULL).
+ * @return
+ *   The table, static.
+ */
+const struct mbufx_stat_field *mbufx_rx_stats_fields(unsigned int *n);
+
 /**
  * Print a context (pool, geometry, IOVA kind, chunks, counters).
  *
@@ -313,98 +294,6 @@ int mbufx_rx_stats_sum(const struct rte_mempool *mp, struct mbufx_rx_stats *st);
  *   The context.
  */
 void mbufx_rx_dump(FILE *f, const struct mbufx_rx *rx);
-
-/**
- * @internal Partial refill when a bulk get of n fails: gets as many as
- * possible in smaller bulks. Returns how many went to objs.
- */
-unsigned int mbufx_rx_get_partial(struct rte_mempool *mp, void **objs,
-		unsigned int n);
-
-/**
- * @internal Add v to counter field of rx. Single writer: a plain add, but
- * a torn-free store for concurrent readers.
- */
-#define MBUFX_RX_CNT_ADD(rx, field, v) \
-	__atomic_store_n(&(rx)->cnt.field, (rx)->cnt.field + (v), \
-			 __ATOMIC_RELAXED)
-
-/**
- * @internal IOVA of va in TABLE mode (va inside the pool's memory): the last
- * chunk starting at or below va, by a branch-free binary search (a fixed
- * log2(chunks) steps of load + conditional move: buffers from different
- * chunks interleave in any order without mispredicted branches).
- */
-static __rte_always_inline rte_iova_t
-mbufx_rx_table_iova(const struct mbufx_rx *rx, uintptr_t va)
-{
-	const struct mbufx_rx_chunk *c = rx->chunks;
-	uint32_t n = rx->nb_chunks, half;
-
-	while (n > 1) {
-		half = n / 2;
-		c = va >= c[half].start ? &c[half] : c;
-		n -= half;
-	}
-	return va + c->delta;
-}
-
-/** @internal IOVA of va (inside the pool's memory), by kind. */
-static __rte_always_inline rte_iova_t
-mbufx_rx_va2iova(const struct mbufx_rx *rx, uintptr_t va,
-		const enum mbufx_rx_iova_kind kind)
-{
-	switch (kind) {
-	case MBUFX_RX_IOVA_LINEAR:
-		return va + rx->iova_delta;
-	case MBUFX_RX_IOVA_PAGES:
-		return va + rx->page_delta[(va - rx->page_base) >>
-					   rx->page_shift];
-	case MBUFX_RX_IOVA_TABLE:
-		return mbufx_rx_table_iova(rx, va);
-	default:
-		return RTE_BAD_IOVA;
-	}
-}
-
-/** @internal Describe n objects as bare buffers; touches no object. */
-static __rte_always_inline void
-mbufx_rx_describe_kind(const struct mbufx_rx *rx, struct mbufx_rx_buf *bufs,
-		void * const *objs, unsigned int n,
-		const enum mbufx_rx_iova_kind kind)
-{
-	const uint32_t off = rx->data_offset;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		uintptr_t va = (uintptr_t)objs[i] + off;
-
-		bufs[i].addr = (void *)va;
-		bufs[i].iova = mbufx_rx_va2iova(rx, va, kind);
-		bufs[i].handle = objs[i];
-	}
-}
-
-/** @internal One loop per kind: the switch stays out of the loop. */
-static __rte_always_inline void
-mbufx_rx_describe(const struct mbufx_rx *rx, struct mbufx_rx_buf *bufs,
-		void * const *objs, unsigned int n)
-{
-	switch (rx->iova_kind) {
-	case MBUFX_RX_IOVA_LINEAR:
-		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_LINEAR);
-		break;
-	case MBUFX_RX_IOVA_PAGES:
-		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_PAGES);
-		break;
-	case MBUFX_RX_IOVA_TABLE:
-		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_TABLE);
-		break;
-	default:
-		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_NONE);
-		break;
-	}
-}
 
 /**
  * Take up to n bare buffers from the pool for posting to a receive ring.
@@ -510,33 +399,6 @@ mbufx_rx_refill_bulk(struct mbufx_rx *rx, void **handles, unsigned int n)
 	}
 	MBUFX_RX_CNT_ADD(rx, refilled, n);
 	return 0;
-}
-
-/** @internal Write the RX metadata into the first cache line of m. */
-static __rte_always_inline struct rte_mbuf *
-mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
-		uint32_t ptype, uint16_t len, uint32_t rss, uint32_t hash_hi,
-		uint16_t vlan_tci, uint16_t vlan_tci_outer)
-{
-	struct rte_mbuf *m = (struct rte_mbuf *)handle;
-
-#ifdef RTE_LIBRTE_MBUF_DEBUG
-	/* the free-pool invariant attach relies on (second cache line) */
-	RTE_VERIFY(m->next == NULL && m->nb_segs == 1 && m->pool == rx->mp);
-	RTE_VERIFY(len <= rx->room);
-#endif
-	/* data_off, refcnt, nb_segs, port: one 8-byte store */
-	memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)),
-	       &rx->rearm, sizeof(rx->rearm));
-	m->ol_flags = ol_flags;
-	m->packet_type = ptype;
-	m->pkt_len = len;
-	m->data_len = len;
-	m->vlan_tci = vlan_tci;
-	m->hash.fdir.lo = rss;
-	m->hash.fdir.hi = hash_hi;
-	m->vlan_tci_outer = vlan_tci_outer;
-	return m;
 }
 
 /**
@@ -771,41 +633,6 @@ static inline void
 mbufx_rx_recycled(struct mbufx_rx *rx, unsigned int n)
 {
 	MBUFX_RX_CNT_ADD(rx, recycled, n);
-}
-
-/** @internal Rearm word with another data_off and nb_segs. */
-static __rte_always_inline uint64_t
-mbufx_rx_rearm_with(const struct mbufx_rx *rx, uint16_t data_off,
-		uint16_t nb_segs)
-{
-	struct rte_mbuf mb;
-	uint64_t w;
-
-	/* composed in a scratch mbuf: the compiler folds it to shifts */
-	memcpy(RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
-	       &rx->rearm, sizeof(w));
-	mb.data_off = data_off;
-	mb.nb_segs = nb_segs;
-	memcpy(&w, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
-	       sizeof(w));
-	return w;
-}
-
-/** @internal Write one segment's first cache line. */
-static __rte_always_inline void
-mbufx_rx_fill_seg(struct rte_mbuf *m, uint64_t rearm, uint64_t ol_flags,
-		uint32_t ptype, uint32_t pkt_len, uint16_t data_len)
-{
-	memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)), &rearm,
-	       sizeof(rearm));
-	m->ol_flags = ol_flags;
-	m->packet_type = ptype;
-	m->pkt_len = pkt_len;
-	m->data_len = data_len;
-	m->vlan_tci = 0;
-	m->hash.fdir.lo = 0;
-	m->hash.fdir.hi = 0;
-	m->vlan_tci_outer = 0;
 }
 
 /**

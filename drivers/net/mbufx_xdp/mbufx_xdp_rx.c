@@ -158,7 +158,7 @@ mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
 	if (mp == NULL || nb_desc == 0 || !rte_is_power_of_2(nb_desc))
 		return -EINVAL;
 	/* AF_XDP addresses by virtual address: no IOVA needed */
-	q->rx = mbufx_rx_create_ext(mp, port, MBUFX_RX_F_NO_IOVA);
+	q->rx = mbufx_rx_create(mp, port, MBUFX_RX_F_NO_IOVA);
 	if (q->rx == NULL) {
 		RXQ_LOG(ERR, "port %u queue %u: pool %s cannot serve late "
 			"attach: %s", port, queue, mp->name,

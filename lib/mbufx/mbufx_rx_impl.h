@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+#ifndef MBUFX_RX_IMPL_H
+#define MBUFX_RX_IMPL_H
+
+/**
+ * @file
+ * mbufx late attach: the IOVA-table machinery behind the inline fast path.
+ *
+ * Not for direct inclusion: include mbufx_rx.h, which includes this file.
+ * Everything here is internal: the layout of an rx context and the helpers
+ * the inline refill and attach calls of mbufx_rx.h are built from (address
+ * to IOVA over the pool's chunks, buffer description, first-cache-line
+ * writes, the counter macro). It is installed only because those calls are
+ * inline; applications and PMDs must not use it, and it may change in any
+ * release.
+ */
+
+#ifndef MBUFX_RX_H
+#error "do not include mbufx_rx_impl.h directly: include mbufx_rx.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @internal A memory chunk of the pool: [start, end), one IOVA offset. */
+struct mbufx_rx_chunk {
+	uintptr_t start;	/**< first byte */
+	uintptr_t end;		/**< one past the last byte */
+	uint64_t delta;		/**< iova - va, modulo 2^64 */
+};
+
+/**
+ * @internal An rx context. Applications use the functions of mbufx_rx.h
+ * only; the layout is here so that the fast path can be inline.
+ */
+struct mbufx_rx {
+	/* read-mostly fast-path line */
+	struct rte_mempool *mp;	/**< pool the buffers come from */
+	uint64_t rearm;		/**< rearm word: data_off, refcnt 1, nb_segs 1, port */
+	uint64_t iova_delta;	/**< LINEAR: iova = va + iova_delta */
+	uint32_t data_offset;	/**< object -> data address */
+	uint32_t nb_chunks;	/**< entries of chunks[] */
+	enum mbufx_rx_iova_kind iova_kind; /**< how refill computes IOVAs */
+	uint32_t page_shift;	/**< PAGES: log2 of the table's page size */
+	uintptr_t page_base;	/**< PAGES: address of page_delta[0]'s page */
+	const uint64_t *page_delta; /**< PAGES: iova - va per page */
+	const struct mbufx_rx_chunk *chunks; /**< sorted by start */
+	uint16_t port;		/**< mbuf port written at attach */
+	uint16_t headroom;	/**< data_off written at attach */
+	uint16_t room;		/**< bytes a buffer takes at its data address */
+	uint16_t flags;		/**< MBUFX_RX_F_* given at create */
+	uint32_t nb_pages;	/**< PAGES: entries of page_delta[] */
+
+	/**
+	 * Counters: written by the owning thread only, read by anyone
+	 * (relaxed loads). posted stays 0 here: it is derived when read.
+	 */
+	struct mbufx_rx_stats cnt __rte_cache_aligned;
+};
+
+/**
+ * @internal Partial refill when a bulk get of n fails: gets as many as
+ * possible in smaller bulks. Returns how many went to objs.
+ */
+unsigned int mbufx_rx_get_partial(struct rte_mempool *mp, void **objs,
+		unsigned int n);
+
+/**
+ * @internal Add v to counter field of rx. Single writer: a plain add, but
+ * a torn-free store for concurrent readers.
+ */
+#define MBUFX_RX_CNT_ADD(rx, field, v) \
+	__atomic_store_n(&(rx)->cnt.field, (rx)->cnt.field + (v), \
+			 __ATOMIC_RELAXED)
+
+/**
+ * @internal IOVA of va in TABLE mode (va inside the pool's memory): the last
+ * chunk starting at or below va, by a branch-free binary search (a fixed
+ * log2(chunks) steps of load + conditional move: buffers from different
+ * chunks interleave in any order without mispredicted branches).
+ */
+static __rte_always_inline rte_iova_t
+mbufx_rx_table_iova(const struct mbufx_rx *rx, uintptr_t va)
+{
+	const struct mbufx_rx_chunk *c = rx->chunks;
+	uint32_t n = rx->nb_chunks, half;
+
+	while (n > 1) {
+		half = n / 2;
+		c = va >= c[half].start ? &c[half] : c;
+		n -= half;
+	}
+	return va + c->delta;
+}
+
+/** @internal IOVA of va (inside the pool's memory), by kind. */
+static __rte_always_inline rte_iova_t
+mbufx_rx_va2iova(const struct mbufx_rx *rx, uintptr_t va,
+		const enum mbufx_rx_iova_kind kind)
+{
+	switch (kind) {
+	case MBUFX_RX_IOVA_LINEAR:
+		return va + rx->iova_delta;
+	case MBUFX_RX_IOVA_PAGES:
+		return va + rx->page_delta[(va - rx->page_base) >>
+					   rx->page_shift];
+	case MBUFX_RX_IOVA_TABLE:
+		return mbufx_rx_table_iova(rx, va);
+	default:
+		return RTE_BAD_IOVA;
+	}
+}
+
+/** @internal Describe n objects as bare buffers; touches no object. */
+static __rte_always_inline void
+mbufx_rx_describe_kind(const struct mbufx_rx *rx, struct mbufx_rx_buf *bufs,
+		void * const *objs, unsigned int n,
+		const enum mbufx_rx_iova_kind kind)
+{
+	const uint32_t off = rx->data_offset;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uintptr_t va = (uintptr_t)objs[i] + off;
+
+		bufs[i].addr = (void *)va;
+		bufs[i].iova = mbufx_rx_va2iova(rx, va, kind);
+		bufs[i].handle = objs[i];
+	}
+}
+
+/** @internal One loop per kind: the switch stays out of the loop. */
+static __rte_always_inline void
+mbufx_rx_describe(const struct mbufx_rx *rx, struct mbufx_rx_buf *bufs,
+		void * const *objs, unsigned int n)
+{
+	switch (rx->iova_kind) {
+	case MBUFX_RX_IOVA_LINEAR:
+		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_LINEAR);
+		break;
+	case MBUFX_RX_IOVA_PAGES:
+		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_PAGES);
+		break;
+	case MBUFX_RX_IOVA_TABLE:
+		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_TABLE);
+		break;
+	default:
+		mbufx_rx_describe_kind(rx, bufs, objs, n, MBUFX_RX_IOVA_NONE);
+		break;
+	}
+}
+
+/** @internal Write the RX metadata into the first cache line of m. */
+static __rte_always_inline struct rte_mbuf *
+mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
+		uint32_t ptype, uint16_t len, uint32_t rss, uint32_t hash_hi,
+		uint16_t vlan_tci, uint16_t vlan_tci_outer)
+{
+	struct rte_mbuf *m = (struct rte_mbuf *)handle;
+
+#ifdef RTE_LIBRTE_MBUF_DEBUG
+	/* the free-pool invariant attach relies on (second cache line) */
+	RTE_VERIFY(m->next == NULL && m->nb_segs == 1 && m->pool == rx->mp);
+	RTE_VERIFY(len <= rx->room);
+#endif
+	/* data_off, refcnt, nb_segs, port: one 8-byte store */
+	memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)),
+	       &rx->rearm, sizeof(rx->rearm));
+	m->ol_flags = ol_flags;
+	m->packet_type = ptype;
+	m->pkt_len = len;
+	m->data_len = len;
+	m->vlan_tci = vlan_tci;
+	m->hash.fdir.lo = rss;
+	m->hash.fdir.hi = hash_hi;
+	m->vlan_tci_outer = vlan_tci_outer;
+	return m;
+}
+
+/** @internal Rearm word with another data_off and nb_segs. */
+static __rte_always_inline uint64_t
+mbufx_rx_rearm_with(const struct mbufx_rx *rx, uint16_t data_off,
+		uint16_t nb_segs)
+{
+	struct rte_mbuf mb;
+	uint64_t w;
+
+	/* composed in a scratch mbuf: the compiler folds it to shifts */
+	memcpy(RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
+	       &rx->rearm, sizeof(w));
+	mb.data_off = data_off;
+	mb.nb_segs = nb_segs;
+	memcpy(&w, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
+	       sizeof(w));
+	return w;
+}
+
+/** @internal Write one segment's first cache line. */
+static __rte_always_inline void
+mbufx_rx_fill_seg(struct rte_mbuf *m, uint64_t rearm, uint64_t ol_flags,
+		uint32_t ptype, uint32_t pkt_len, uint16_t data_len)
+{
+	memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)), &rearm,
+	       sizeof(rearm));
+	m->ol_flags = ol_flags;
+	m->packet_type = ptype;
+	m->pkt_len = pkt_len;
+	m->data_len = data_len;
+	m->vlan_tci = 0;
+	m->hash.fdir.lo = 0;
+	m->hash.fdir.hi = 0;
+	m->vlan_tci_outer = 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MBUFX_RX_IMPL_H */
