@@ -239,16 +239,28 @@ static int
 test_secondary_pool_primary_steal(void)
 {
 	struct mp_ctl *ctl = ctl_mz->addr;
-	unsigned int ms;
+	unsigned int ms, starts = 0;
+	int status;
 	long before;
 
 	before = syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-	creator = mu_start_secondary("mempool_mbufx_mp_autotest", "create",
-				     NULL);
-	TEST_ASSERT(creator > 0, "start the creating secondary");
+	creator = -1;
 	for (ms = 0; ms < 60000 && !__atomic_load_n(&ctl->ready,
-						     __ATOMIC_ACQUIRE); ms++)
+						     __ATOMIC_ACQUIRE); ms++) {
+		if (creator < 0) {	/* (re)start it: see mu_run_secondary() */
+			creator = mu_start_secondary("mempool_mbufx_mp_autotest",
+						     "create", NULL);
+			TEST_ASSERT(creator > 0 && ++starts <= 5,
+				    "start the creating secondary (%u)", starts);
+		} else if (waitpid(creator, &status, WNOHANG) == creator) {
+			TEST_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) ==
+				    MBUFX_TEST_EXIT_EAL_INIT,
+				    "creating secondary died before its pool");
+			printf("    secondary could not map the primary's memory: new exec\n");
+			creator = -1;
+		}
 		usleep(1000);
+	}
 	TEST_ASSERT(ctl->ready, "secondary: create pool");
 	pool = rte_mempool_lookup(MP_POOL);
 	TEST_ASSERT_NOT_NULL(pool, "pool made by the secondary");
