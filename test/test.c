@@ -218,6 +218,35 @@ remove_runtime_dir(const char *dir)
 	rmdir(dir);
 }
 
+/*
+ * Without --huge-unlink (multi-process tests, whose secondaries attach to
+ * the files), memory the primary never freed (a memzone) leaves its hugepage
+ * files behind: remove this primary's, named after its unique prefix.
+ */
+static void
+remove_huge_files(const char *prefix)
+{
+	char path[PATH_MAX + NAME_MAX + 2], mine[NAME_MAX + 1];
+	struct dirent *e;
+	size_t n;
+	DIR *d;
+
+	n = (size_t)snprintf(mine, sizeof(mine), "%smap_", prefix);
+	d = opendir("/dev/hugepages");
+	if (d == NULL || n >= sizeof(mine)) {
+		if (d != NULL)
+			closedir(d);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, mine, n) != 0)
+			continue;
+		snprintf(path, sizeof(path), "/dev/hugepages/%s", e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}
+
 static int
 run_cmd(const char *name)
 {
@@ -279,6 +308,7 @@ main(int argc, char **argv)
 	}
 	args[nargs] = NULL;
 	no_huge = has_arg(nargs, args, "--no-huge");
+	prefix[0] = '\0';
 	if (!secondary)
 		unique_prefix(nargs, args, prefix, sizeof(prefix));
 
@@ -307,8 +337,11 @@ main(int argc, char **argv)
 	}
 	printf("%u passed, %u failed, %u skipped\n", t.pass, t.fail, t.skip);
 	rte_eal_cleanup();
-	if (!secondary)
+	if (!secondary) {
 		remove_runtime_dir(runtime_dir);
+		if (!no_huge && strncmp(prefix, "--file-prefix=", 14) == 0)
+			remove_huge_files(prefix + 14);
+	}
 	ret = tally_result(&t);
 	return ret == TEST_FAILED ? 1 : ret;
 }
