@@ -342,8 +342,12 @@ def report(res, jumbo, reps, seconds, notes):
             'rows': rows}
 
 
-def demo(build, seconds):
-    """Host A's ping and UDP routed by mbufx-l3fwd over AF_XDP, live."""
+def demo(build, seconds, strict=False):
+    """Host A's ping and UDP routed by mbufx-l3fwd over AF_XDP, live.
+
+    strict (a test): every ping and datagram must come back and the router
+    must drop nothing: trains of jumbo frames put several multi-descriptor
+    frames in one TX burst (they were once refused as "tx_full")."""
     from xdpnet import HOST_A, udp_socket
     env = Env(build, 'xdpdemo')
     try:
@@ -360,6 +364,7 @@ def demo(build, seconds):
             ub.settimeout(0.5)
             end = time.time() + seconds
             i = 0
+            lost = []
             try:
                 while time.time() < end:
                     pings = []
@@ -377,6 +382,9 @@ def demo(build, seconds):
                             got += 1
                     except OSError:
                         pass
+                    lost += [p for p in pings if not p.endswith(' 10/10')]
+                    if got < sent:
+                        lost.append('UDP %d/%d' % (got, sent))
                     print('  host A -> %s: ping %s; UDP 1400 B %d/%d datagrams' %
                           (HOST_B, ', '.join(pings), got, sent), flush=True)
                     log = r.log()
@@ -393,6 +401,10 @@ def demo(build, seconds):
             print(log[log.find('=== summary'):log.find('routes (')].rstrip())
             print('demo: %d packets routed over AF_XDP, every mbuf back in its zone' %
                   s['rx_pkts'])
+            drops = {k: v for k, v in s['drops'].items() if v}
+            if strict and (lost or drops):
+                print('demo: FAIL: lost %s, router drops %s' % (lost, drops))
+                return 1
         finally:
             topo.close()
     finally:
@@ -408,11 +420,13 @@ def main(argv):
     ap.add_argument('out', nargs='?')
     ap.add_argument('--reps', type=int, default=3)
     ap.add_argument('--seconds', type=float, default=2.0)
+    ap.add_argument('--strict', action='store_true',
+                    help='demo: fail on any lost ping or datagram or router drop')
     a = ap.parse_args(argv)
     try:
         if a.what == 'bench':
             return bench(a.build, a.out, a.reps, a.seconds)
-        return demo(a.build, a.seconds)
+        return demo(a.build, a.seconds, a.strict)
     except Skip as e:
         print('%s: skipped: %s' % (a.what, e))
         return 77

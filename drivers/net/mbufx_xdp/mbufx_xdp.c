@@ -116,6 +116,7 @@ extern const unsigned int mbufx_xdp_bpf_obj_len;
 #define REFILL_IDLE 8		/* ... or this many, on a poll that found none */
 #define TX_KICK_BATCH 32	/* copy mode transmits this many per sendto() */
 #define TX_COMP_BATCH 32	/* drain completions once this many are out */
+#define TX_COPY (1u << 31)	/* eth_tx_burst: this frame is copied */
 #define TX_KICK_US_DEFAULT 16	/* deferral of a kick for a short burst */
 #define BIND_RETRY_MS 1000
 #define L2_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
@@ -1075,6 +1076,7 @@ eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	const uint32_t max_descs = tq->pmd->sg ? MBUFX_XDP_MAX_FRAGS : 1;
 	uint32_t free_n, n, used = 0;
 	uint16_t i;
+	int fresh = 0;
 
 	/* completions in batches: their producer is a line the kernel writes */
 	if (tq->tx.cached_prod - tq->cq.cached_cons >= TX_COMP_BATCH)
@@ -1083,26 +1085,41 @@ eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	if (free_n < nb_pkts) {
 		tx_complete(tq);
 		free_n = tx_room(tq, nb_pkts);
+		fresh = 1;
 	}
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;
 
 		n = tx_zc_descs(tq, m);
-		if (n != 0 && n <= max_descs) {
-			if (n > free_n - used)
-				break;
-			tx_zc(tq, m, n);
-			tq->st.zc++;
-		} else {
+		if (n == 0 || n > max_descs) {
 			n = likely(len <= chunk) ? 1 : (len + chunk - 1) / chunk;
 			if (len == 0 || n > max_descs) {
 				tq->st.errors++;
 				rte_pktmbuf_free(m);
 				continue;
 			}
-			if (n > free_n - used)
+			n |= TX_COPY;
+		}
+		/*
+		 * free_n was judged for one descriptor per packet from cached
+		 * indexes: a multi-descriptor frame that does not fit gets one
+		 * fresh look at both rings before the burst stops.
+		 */
+		if ((n & ~TX_COPY) > free_n - used) {
+			if (fresh)
 				break;
+			tx_complete(tq);
+			free_n = used + tx_room(tq, n & ~TX_COPY);
+			fresh = 1;
+			if ((n & ~TX_COPY) > free_n - used)
+				break;
+		}
+		if ((n & TX_COPY) == 0) {
+			tx_zc(tq, m, n);
+			tq->st.zc++;
+		} else {
+			n &= ~TX_COPY;
 			if (tx_copy(tq, m, n) != 0) {
 				tq->st.copy_nobuf++;
 				break;

@@ -200,8 +200,17 @@ mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
 				     sizeof(void *) * q->spare_max,
 				     RTE_CACHE_LINE_SIZE, socket);
 	snprintf(name, sizeof(name), "mbxrc_%u_%u", port, queue);
-	q->recycle = rte_ring_create(name, 2 * nb_desc, socket,
-				     RING_F_SP_ENQ | RING_F_SC_DEQ);
+	/*
+	 * The recycle ring only bridges completions to the next refill. Kept
+	 * short, so that a queue that transmits much and receives little (the
+	 * egress port of a one-way flow) parks at most MBUFX_XDP_RECYCLE_MAX
+	 * buffers: the rest go to the pool, where the ingress port refills
+	 * from. Sized 2 x nb_desc it could park a whole zone and starve the
+	 * other port (seen with the 2048-buffer jumbo zone and two ports).
+	 */
+	q->recycle = rte_ring_create(name, RTE_MIN(2 * nb_desc,
+					(uint32_t)MBUFX_XDP_RECYCLE_MAX),
+				     socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (q->posted == NULL || q->spare == NULL || q->recycle == NULL) {
 		RXQ_LOG(ERR, "port %u queue %u: no memory for queue state",
 			port, queue);

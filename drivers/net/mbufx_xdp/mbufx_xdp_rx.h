@@ -115,6 +115,9 @@ mbufx_xdp_cons_release(struct mbufx_xdp_ring *r, uint32_t n)
 	__atomic_store_n(r->consumer, r->cached_cons, __ATOMIC_RELEASE);
 }
 
+/* Most TX completions a queue parks for its fill ring (power of two). */
+#define MBUFX_XDP_RECYCLE_MAX 256
+
 /*
  * A ring in plain memory, for driving the receive core without a socket
  * (tests, fuzzing): 0 or -ENOMEM; size a power of two.
