@@ -317,20 +317,14 @@ static inline unsigned int
 mbufx_rx_refill(struct mbufx_rx *rx, struct mbufx_rx_buf *bufs, unsigned int n)
 {
 	void *objs[MBUFX_RX_BULK_MAX];
-	unsigned int done = 0, k, got;
+	unsigned int done = 0, got;
 
 	while (done < n) {
-		k = RTE_MIN(n - done, (unsigned int)MBUFX_RX_BULK_MAX);
-		got = k;
-		if (unlikely(rte_mempool_get_bulk(rx->mp, objs, k) != 0))
-			got = mbufx_rx_get_partial(rx->mp, objs, k);
+		got = mbufx_rx_take(rx, objs, n, done);
 		mbufx_rx_describe(rx, &bufs[done], objs, got);
 		done += got;
-		if (unlikely(got < k)) {
-			MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
-			MBUFX_RX_CNT_ADD(rx, refill_missed, n - done);
-			break;
-		}
+		if (unlikely(got < MBUFX_RX_BULK_MAX && done < n))
+			break;	/* the pool ran dry: counted by mbufx_rx_take() */
 	}
 	MBUFX_RX_CNT_ADD(rx, refilled, done);
 	return done;
@@ -576,21 +570,15 @@ mbufx_rx_refill_offsets(struct mbufx_rx *rx, uintptr_t base, uint64_t *offs,
 {
 	const uintptr_t add = mbufx_rx_buf_offset(rx) - base;
 	void *objs[MBUFX_RX_BULK_MAX];
-	unsigned int done = 0, k, got, i;
+	unsigned int done = 0, got, i;
 
 	while (done < n) {
-		k = RTE_MIN(n - done, (unsigned int)MBUFX_RX_BULK_MAX);
-		got = k;
-		if (unlikely(rte_mempool_get_bulk(rx->mp, objs, k) != 0))
-			got = mbufx_rx_get_partial(rx->mp, objs, k);
+		got = mbufx_rx_take(rx, objs, n, done);
 		for (i = 0; i < got; i++)
 			offs[done + i] = (uintptr_t)objs[i] + add;
 		done += got;
-		if (unlikely(got < k)) {
-			MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
-			MBUFX_RX_CNT_ADD(rx, refill_missed, n - done);
-			break;
-		}
+		if (unlikely(got < MBUFX_RX_BULK_MAX && done < n))
+			break;	/* the pool ran dry: counted by mbufx_rx_take() */
 	}
 	MBUFX_RX_CNT_ADD(rx, refilled, done);
 	return done;

@@ -78,6 +78,30 @@ unsigned int mbufx_rx_get_partial(struct rte_mempool *mp, void **objs,
 			 __ATOMIC_RELAXED)
 
 /**
+ * @internal One step of a refill of n buffers of which done are taken: up to
+ * MBUFX_RX_BULK_MAX more from the pool into objs, all-or-nothing bulk first,
+ * then as many as there are. A shortfall is counted (refill_fails,
+ * refill_missed) and ends the refill: the caller stops when the step
+ * returned fewer than it asked for.
+ */
+static __rte_always_inline unsigned int
+mbufx_rx_take(struct mbufx_rx *rx, void **objs, unsigned int n,
+		unsigned int done)
+{
+	unsigned int k = RTE_MIN(n - done, (unsigned int)MBUFX_RX_BULK_MAX);
+	unsigned int got = k;
+
+	if (unlikely(rte_mempool_get_bulk(rx->mp, objs, k) != 0)) {
+		got = mbufx_rx_get_partial(rx->mp, objs, k);
+		if (got < k) {
+			MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
+			MBUFX_RX_CNT_ADD(rx, refill_missed, n - done - got);
+		}
+	}
+	return got;
+}
+
+/**
  * @internal IOVA of va in TABLE mode (va inside the pool's memory): the last
  * chunk starting at or below va, by a branch-free binary search (a fixed
  * log2(chunks) steps of load + conditional move: buffers from different
