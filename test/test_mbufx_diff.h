@@ -6,8 +6,8 @@
  * The engine of the differential test (test_mbufx_diff.c), for its two
  * drivers: mbufx_diff_autotest (a seeded random generator) and
  * test/fuzz/fuzz_bufops (libFuzzer's input). Each step applies one
- * operation to real mbufs and to a byte model, then checks every live
- * packet against its model; a failure prints the step and what differed.
+ * operation to real mbufs and to a byte model, then checks the live
+ * packets against their models; a failure prints the step and what differed.
  */
 
 #ifndef TEST_MBUFX_DIFF_H
@@ -30,6 +30,16 @@ struct diff *diff_create(struct mbufx_zone_set *zs, uint64_t seed,
 
 /** One operation, then the check of every live packet: 0 or -1. */
 int diff_step(struct diff *d);
+
+/**
+ * Check every live packet only on every every-th step (0 or 1: on every
+ * step, the default); the other steps check the packet they worked on and
+ * the newest packet. Call diff_verify() before diff_release().
+ */
+void diff_set_full_check(struct diff *d, unsigned int every);
+
+/** Check every live packet against its model now: 0 or -1. */
+int diff_verify(struct diff *d);
 
 /** Free every live packet and every mbuf held to starve a zone. */
 void diff_release(struct diff *d);

@@ -148,13 +148,53 @@ app_tx(struct app_lcore *lc, uint16_t port, struct rte_mbuf *m)
 		app_tx_flush(lc, port);
 }
 
-/** Queue @p n packets for transmission on @p port, in order. */
+/*
+ * Send @p n packets of a full burst straight from the caller's array (its
+ * Tx buffer is empty): no copy into the buffer. Unsent packets are freed
+ * and counted, as in app_tx_flush(). @return false, having sent nothing,
+ * when a chain is among them and the port takes none.
+ */
+static inline bool
+app_tx_direct(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n)
+{
+	uint32_t bytes = 0, unsent_bytes = 0;
+	uint16_t sent, i, segs = 0;
+
+	for (i = 0; i < n; i++) {
+		bytes += m[i]->pkt_len;
+		segs |= m[i]->nb_segs;
+	}
+	if (unlikely(segs > 1) && !app_port_state[port].tx_multiseg)
+		return false;
+	sent = rte_eth_tx_burst(port, lc->txq, m, n);
+	if (unlikely(sent < n)) {
+		for (i = sent; i < n; i++)
+			unsent_bytes += m[i]->pkt_len;
+		lc->drop[APP_DROP_TX_FULL] += n - sent;
+		lc->ctr[port].drop += n - sent;
+		rte_pktmbuf_free_bulk(&m[sent], n - sent);
+	}
+	lc->ctr[port].tx_pkts += sent;
+	lc->ctr[port].tx_bytes += bytes - unsent_bytes;
+	return true;
+}
+
+/**
+ * Queue @p n packets for transmission on @p port, in order. Full bursts go
+ * to the port without a copy when nothing is waiting in its buffer (and,
+ * for a port without MULTI_SEGS, none is a chain); the rest is buffered.
+ */
 static inline void
 app_tx_bulk(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n)
 {
 	struct app_txbuf *b = &lc->tx[port];
 	uint16_t i, k;
 
+	while (b->n == 0 && n >= APP_TX_BURST &&
+	       app_tx_direct(lc, port, m, APP_TX_BURST)) {
+		m += APP_TX_BURST;
+		n -= APP_TX_BURST;
+	}
 	if (unlikely(!app_port_state[port].tx_multiseg)) {
 		for (i = 0; i < n; i++)
 			app_tx(lc, port, m[i]);

@@ -102,8 +102,11 @@ l3fwd_ctx_free(struct l3fwd_ctx *c)
 static __rte_always_inline void
 out_add(struct l3fwd_out *out, uint16_t port, struct rte_mbuf *m)
 {
-	out->port[out->n] = port;
-	out->m[out->n++] = m;
+	uint16_t k = out->n;	/* loaded once: port[] stores may alias n */
+
+	out->m[k] = m;
+	out->port[k] = port;
+	out->n = k + 1;
 }
 
 static __rte_always_inline void
@@ -183,7 +186,7 @@ ip_fixed_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m, void *eth, uint32_t
  * @return 0 or the drop reason. */
 static __rte_always_inline unsigned int
 check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
-	   struct rte_ipv4_hdr **ipp)
+	   struct rte_ipv4_hdr **ipp, const bool rx_cksum)
 {
 	struct rte_ipv4_hdr *ip;
 	uint32_t hlen;
@@ -194,7 +197,7 @@ check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
 	*ipp = ip;
 	/* version 4 and a 20-byte header (in the frame): one compare */
 	if (likely(ip->version_ihl == RTE_IPV4_VHL_DEF))
-		return l3fwd_check4_rest(*m, ip, sizeof(*ip), rx->rx_cksum);
+		return l3fwd_check4_rest(*m, ip, sizeof(*ip), rx_cksum);
 	/* options: the whole header contiguous too (if the frame holds it) */
 	hlen = rte_ipv4_hdr_len(ip);
 	if (hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= (*m)->pkt_len &&
@@ -204,7 +207,7 @@ check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
 		ip = rte_pktmbuf_mtod_offset(*m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 		*ipp = ip;
 	}
-	return l3fwd_check4(*m, ip, rx->rx_cksum);
+	return l3fwd_check4(*m, ip, rx_cksum);
 }
 
 static __rte_always_inline unsigned int
@@ -220,11 +223,13 @@ check_ipv6(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
 	return l3fwd_check6(*m, ip);
 }
 
-/* Pass 1 on one packet: @return PKT_V4 / PKT_V6 with the header in *l3, or
- * PKT_DROPPED after counting and freeing it. */
-static __rte_always_inline unsigned int
+/* Pass 1 on one packet that classify_v4() did not take: @return PKT_V4 /
+ * PKT_V6 with the header in *l3, or PKT_DROPPED after counting and freeing
+ * it. Out of line: the uncommon case. */
+static __rte_noinline unsigned int
 classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void **l3)
 {
+	const bool sw_ptype = rx->sw_ptype, rx_cksum = rx->rx_cksum;
 	struct rte_mbuf *m = *mp;
 	struct rte_ether_hdr *eth;
 	unsigned int reason, kind;
@@ -239,7 +244,7 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 		goto dropped;
 	}
 	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	if (rx->sw_ptype) {
+	if (sw_ptype) {
 		/* what app_ptype_parse() would say, without building a ptype */
 		kind = likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) ? PKT_V4 :
 		       eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6) ? PKT_V6 : PKT_DROPPED;
@@ -253,7 +258,7 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 		       RTE_ETH_IS_IPV6_HDR(ptype) ? PKT_V6 : PKT_DROPPED;
 	}
 	if (likely(kind == PKT_V4))
-		reason = check_ipv4(rx, mp, eth, (struct rte_ipv4_hdr **)l3);
+		reason = check_ipv4(rx, mp, eth, (struct rte_ipv4_hdr **)l3, rx_cksum);
 	else if (kind == PKT_V6)
 		reason = check_ipv6(rx, mp, eth, (struct rte_ipv6_hdr **)l3);
 	else
@@ -263,6 +268,35 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 dropped:
 	drop(c, reason, *mp);
 	return PKT_DROPPED;
+}
+
+/*
+ * Pass 1, the common case on its own: a frame within the MTU whose first
+ * segment holds Ethernet and a 20-byte IPv4 header, and that passes the
+ * RFC 1812 checks. @return its IPv4 header, or NULL for everything else
+ * (classify() then looks again and decides, drop reasons included).
+ */
+static __rte_always_inline struct rte_ipv4_hdr *
+classify_v4(const struct l3fwd_ctx *c, const struct rte_mbuf *m, const bool sw_ptype,
+	    const bool rx_cksum)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+
+	if (unlikely(m->pkt_len > c->max_frame ||
+		     m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
+		return NULL;
+	if (sw_ptype) {
+		if (unlikely(eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4)))
+			return NULL;
+	} else if (unlikely((m->packet_type & (RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK)) !=
+			    (RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4))) {
+		return NULL;
+	}
+	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF) ||
+	    unlikely(l3fwd_check4_rest(m, ip, sizeof(*ip), rx_cksum) != 0))
+		return NULL;
+	return ip;
 }
 
 /* Pass 2, LPM: the n4 IPv4 destinations (host order, packet index in at[])
@@ -392,15 +426,22 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 	return 0;
 }
 
-uint16_t
-l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
-		    struct rte_mbuf **pkts, uint16_t n, struct l3fwd_out *out)
+/*
+ * One burst, with the port's classification (sw_ptype) and checksum
+ * (rx_cksum) modes as constants. When every packet took the common case of
+ * pass 1 and the lookup is LPM (the usual burst), passes 2 and 3 run
+ * without the per-packet kind and index indirections.
+ */
+static __rte_always_inline uint16_t
+process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
+	      uint16_t n, struct l3fwd_out *out, const bool sw_ptype, const bool rx_cksum)
 {
 	void *l3[L3FWD_BURST_MAX];
 	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
 	uint16_t at[L3FWD_BURST_MAX];
 	uint8_t kind[L3FWD_BURST_MAX];
 	uint16_t i, dropped, n4 = 0, n6 = 0;
+	struct rte_ipv4_hdr *ip;
 	unsigned int reason;
 
 	/* a longer burst would overrun the arrays: a bug in the caller */
@@ -408,21 +449,53 @@ l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
 	out->n = 0;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	/* pass 1: classify and check; IPv4 destinations gathered for pass 2 */
-	for (i = 0; i < n; i++) {
-		if (likely(i + PREFETCH_AHEAD < n))
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
-		kind[i] = (uint8_t)classify(c, rx, &pkts[i], &l3[i]);
-		if (likely(kind[i] == PKT_V4)) {
-			dst[n4] = rte_be_to_cpu_32(((const struct rte_ipv4_hdr *)l3[i])->dst_addr);
-			at[n4++] = i;
-		} else {
-			n6 += kind[i] == PKT_V6;
-		}
+	/* pass 1: classify and check; IPv4 destinations gathered for pass 2
+	 * (with the data of the packet PREFETCH_AHEAD on prefetched) */
+#define PASS1_ONE(i) do {							\
+		ip = classify_v4(c, pkts[i], sw_ptype, rx_cksum);		\
+		if (likely(ip != NULL)) {					\
+			kind[i] = PKT_V4;					\
+			l3[i] = ip;						\
+		} else {							\
+			kind[i] = (uint8_t)classify(c, rx, &pkts[i], &l3[i]);	\
+			if (kind[i] != PKT_V4) {				\
+				n6 += kind[i] == PKT_V6;			\
+				break;						\
+			}							\
+			ip = l3[i];						\
+		}								\
+		dst[n4] = rte_be_to_cpu_32(ip->dst_addr);			\
+		at[n4++] = (i);							\
+	} while (0)
+	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		PASS1_ONE(i);
 	}
+	for (; i < n; i++)
+		PASS1_ONE(i);
+#undef PASS1_ONE
 	dropped = n - n4 - n6;
 	if (unlikely(dropped == n))
 		return dropped;
+	if (likely(n4 == n && c->lookup == L3FWD_LOOKUP_LPM)) {
+		/* all IPv4, in order: idx[i] is packet i's */
+		for (i = 0; i + 4 <= n; i += 4) {
+			xmm_t v;
+
+			memcpy(&v, &dst[i], sizeof(v));
+			rte_lpm_lookupx4(c->t->lpm4, v, &idx[i], c->t->def4);
+		}
+		for (; i < n; i++)
+			idx[i] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
+		for (i = 0; i < n; i++) {
+			reason = forward(c, rx, &pkts[i], l3[i], false, idx[i], out);
+			if (unlikely(reason != 0)) {
+				drop(c, reason, pkts[i]);
+				dropped++;
+			}
+		}
+		return dropped;
+	}
 	/* pass 2: route lookups */
 	if (c->lookup == L3FWD_LOOKUP_LPM)
 		lookup_lpm(c, l3, kind, n, dst, at, n4, n6 != 0, idx);
@@ -439,4 +512,15 @@ l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
 		}
 	}
 	return dropped;
+}
+
+uint16_t
+l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
+		    struct rte_mbuf **pkts, uint16_t n, struct l3fwd_out *out)
+{
+	if (rx->sw_ptype)
+		return rx->rx_cksum ? process_burst(c, rx, pkts, n, out, true, true) :
+			process_burst(c, rx, pkts, n, out, true, false);
+	return rx->rx_cksum ? process_burst(c, rx, pkts, n, out, false, true) :
+		process_burst(c, rx, pkts, n, out, false, false);
 }

@@ -52,27 +52,32 @@ l3fwd_martian4(rte_be32_t src_be, rte_be32_t dst_be)
 
 /*
  * True when the IPv4 header checksum is right. The 20-byte header (the
- * common case) is summed as five 32-bit words in one 64-bit accumulator and
- * folded; the one's complement sum does not depend on the byte order of the
- * loads, and a right header sums to 0xffff either way.
+ * common case) is summed as 64 + 64 + 32 bits with end-around carries (an
+ * add and an add-with-carry each) and folded; the one's complement sum does
+ * not depend on the byte order of the loads, and a right header sums to
+ * 0xffff either way.
  */
 static inline bool
 l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
 {
 	const uint8_t *p = (const uint8_t *)ip;
 	uint64_t a, b, s;
-	uint32_t c;
+	uint32_t c, t;
 
 	if (unlikely(hlen != sizeof(*ip)))
 		return rte_ipv4_cksum(ip) == 0;
 	memcpy(&a, p, 8);
 	memcpy(&b, p + 8, 8);
 	memcpy(&c, p + 16, 4);
-	s = (a & UINT32_MAX) + (a >> 32) + (b & UINT32_MAX) + (b >> 32) + c;
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return s == 0xffff;
+	s = a + b;
+	s += s < b;
+	s += c;
+	s += s < c;
+	t = (uint32_t)s + (uint32_t)(s >> 32);
+	t += t < (uint32_t)s;
+	t = (t & 0xffff) + (t >> 16);
+	t = (t & 0xffff) + (t >> 16);
+	return t == 0xffff;
 }
 
 /*

@@ -378,10 +378,26 @@ mbufx_alloc(struct mbufx_zone_set *zs, uint32_t len)
 	 * reuses it, and the counter slot needs no second look-up. Non-EAL
 	 * threads take the slow path, which counts atomically. */
 	unsigned int lc = rte_lcore_id();
+	struct rte_mempool_cache *c;
+	struct rte_mempool *mp;
 	struct rte_mbuf *m;
 
 	if (likely(len <= zs->room[MBUFX_ZONE_PKT] && lc < RTE_MAX_LCORE)) {
-		m = rte_pktmbuf_alloc(zs->pool[MBUFX_ZONE_PKT]);
+		mp = zs->pool[MBUFX_ZONE_PKT];
+		/* one object off the top of this lcore's cache, as
+		 * rte_mempool_get() would take it, without its n-object
+		 * loops and second lcore look-up */
+		c = rte_mempool_default_cache(mp, lc);
+		if (likely(c != NULL && c->len != 0)) {
+			m = (struct rte_mbuf *)c->objs[--c->len];
+			RTE_MEMPOOL_CACHE_STAT_ADD(c, get_success_bulk, 1);
+			RTE_MEMPOOL_CACHE_STAT_ADD(c, get_success_objs, 1);
+			RTE_MEMPOOL_CHECK_COOKIES(mp, (void **)&m, 1, 1);
+			__rte_mbuf_raw_sanity_check(m);
+			rte_pktmbuf_reset(m);
+		} else {
+			m = rte_pktmbuf_alloc(mp);
+		}
 		if (likely(m != NULL)) {
 			zs->stats[lc].alloc[MBUFX_ZONE_PKT]++;
 			return m;

@@ -4,6 +4,10 @@
 
 /* Helpers of the libFuzzer harnesses (see fuzz_common.h). */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +61,12 @@ fuzz_eal_init(const char *name, unsigned int flags)
 {
 	static char prefix[64];
 	char *argv[16];
-	int argc = 0;
+	cpu_set_t cpus;
+	int argc = 0, have_cpus;
+
+	/* the EAL pins lcore 0 to the first CPU: every harness (and two
+	 * run side by side) would share it; the CPUs are given back below */
+	have_cpus = sched_getaffinity(0, sizeof(cpus), &cpus) == 0;
 
 	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz_%s_%d", name,
 		 (int)getpid());
@@ -79,6 +88,8 @@ fuzz_eal_init(const char *name, unsigned int flags)
 			rte_strerror(rte_errno));
 		exit(1);
 	}
+	if (have_cpus)
+		sched_setaffinity(0, sizeof(cpus), &cpus);
 }
 
 size_t

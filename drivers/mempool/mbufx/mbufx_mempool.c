@@ -39,7 +39,7 @@
  *   4. gather (steal_gather): under the depot lock, n objects from our own
  *      slot, the other slots, then the depot, or nothing when the pool holds
  *      fewer;
- *   5. thaw (steal_thaw): lower the flags and unlock, in reverse order.
+ *   5. thaw (steal_thaw): lower the flags and unlock.
  *
  * The owner side is an asymmetric Dekker handshake: it stores busy = 1 and
  * then reads steal, with only a compiler barrier between, because the thief
@@ -285,6 +285,8 @@ mbufx_mp_alloc(struct rte_mempool *mp)
 	p->slots[MBUFX_SHARED_SLOT].prev =
 		mag_pop(&p->depot.empty, &p->depot.nb_empty);
 	p->slots[MBUFX_SHARED_SLOT].active = 1;
+	p->active_map[MBUFX_SHARED_SLOT / 64] |=
+		RTE_BIT64(MBUFX_SHARED_SLOT % 64);
 	p->depot.slots_left = slots;
 
 	mp->pool_data = p;
@@ -320,6 +322,7 @@ slot_activate(struct mbufx_pool *p, struct mbufx_slot *s)
 {
 	struct mbufx_depot *d = &p->depot;
 	int asym = membarrier_probe(), ok = 0;
+	unsigned int i;
 
 	rte_spinlock_lock(&d->lock);
 	if (d->slots_left > 0 && d->nb_empty >= 2) {
@@ -330,8 +333,12 @@ slot_activate(struct mbufx_pool *p, struct mbufx_slot *s)
 		ok = 1;
 	}
 	rte_spinlock_unlock(&d->lock);
-	if (ok)
+	if (ok) {
+		i = (unsigned int)(s - p->slots);
 		__atomic_store_n(&s->active, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&p->active_map[i / 64], RTE_BIT64(i % 64),
+				  __ATOMIC_RELEASE);
+	}
 	return ok;
 }
 
@@ -662,10 +669,8 @@ steal_freeze(struct mbufx_pool *p)
 	int asym = 0;
 
 	rte_spinlock_lock(&p->steal_lock);
-	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
+	MBUFX_FOREACH_SLOT(p, i) {
 		s = &p->slots[i];
-		if (!__atomic_load_n(&s->active, __ATOMIC_ACQUIRE))
-			continue;
 		rte_spinlock_lock(&s->lock);
 		__atomic_store_n(&s->steal, 1, __ATOMIC_RELAXED);
 		asym |= s->asym;
@@ -684,7 +689,7 @@ steal_wait(struct mbufx_pool *p)
 	uint64_t avail = 0;
 	unsigned int i;
 
-	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
+	MBUFX_FOREACH_SLOT(p, i) {
 		s = &p->slots[i];
 		if (!s->steal)
 			continue;
@@ -719,7 +724,8 @@ steal_gather(struct mbufx_pool *p, struct mbufx_slot *me, uint64_t avail,
 	pos = n;
 	mag_take(me->cur, objs, &pos);
 	mag_take(me->prev, objs, &pos);
-	for (i = 0; i < MBUFX_NB_SLOTS && pos > 0; i++) {
+	for (i = mbufx_slot_next(p, 0); i < MBUFX_NB_SLOTS && pos > 0;
+	     i = mbufx_slot_next(p, i + 1)) {
 		s = &p->slots[i];
 		if (!s->steal || s == me)
 			continue;
@@ -746,14 +752,14 @@ steal_gather(struct mbufx_pool *p, struct mbufx_slot *me, uint64_t avail,
 	return 0;
 }
 
-/* Step 5, thaw: lower the flags and unlock, in the reverse order. */
+/* Step 5, thaw: lower the flags and unlock. */
 static void
 steal_thaw(struct mbufx_pool *p)
 {
 	struct mbufx_slot *s;
 	unsigned int i;
 
-	for (i = MBUFX_NB_SLOTS; i-- > 0;) {
+	MBUFX_FOREACH_SLOT(p, i) {
 		s = &p->slots[i];
 		if (!s->steal)
 			continue;
@@ -874,10 +880,8 @@ mbufx_mp_count(const struct mbufx_pool *p)
 
 	count = (uint64_t)__atomic_load_n(&p->depot.nb_full, __ATOMIC_RELAXED) *
 		p->mag_cap;
-	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
+	MBUFX_FOREACH_SLOT(p, i) {
 		s = &p->slots[i];
-		if (!__atomic_load_n(&s->active, __ATOMIC_ACQUIRE))
-			continue;
 		cur = __atomic_load_n(&s->cur, __ATOMIC_RELAXED);
 		prev = __atomic_load_n(&s->prev, __ATOMIC_RELAXED);
 		count += __atomic_load_n(&cur->n, __ATOMIC_RELAXED);

@@ -40,6 +40,8 @@
 /** Slot used by threads without an lcore id and by secondary processes. */
 #define MBUFX_SHARED_SLOT RTE_MAX_LCORE
 #define MBUFX_NB_SLOTS (RTE_MAX_LCORE + 1)
+/** Words of the active-slot map. */
+#define MBUFX_MAP_WORDS ((MBUFX_NB_SLOTS + 63) / 64)
 
 /** Per-lcore slots provisioned beyond the EAL lcores (registered threads). */
 #define MBUFX_EXTRA_SLOTS 4
@@ -152,8 +154,35 @@ struct mbufx_pool {
 	struct rte_mempool *mp;
 	struct mbufx_mag *mags;
 	struct mbufx_check *check;	/**< checking mode, NULL when off */
+	/**
+	 * Bit i: slot i is active (set once, after its active flag): the
+	 * walks over slots (count, steal, stats) visit the few active ones
+	 * instead of all RTE_MAX_LCORE + 1.
+	 */
+	uint64_t active_map[MBUFX_MAP_WORDS];
 	struct mbufx_slot slots[MBUFX_NB_SLOTS];
 };
+
+/** The first active slot at or after i, or MBUFX_NB_SLOTS. */
+static inline unsigned int
+mbufx_slot_next(const struct mbufx_pool *p, unsigned int i)
+{
+	uint64_t w;
+
+	while (i < MBUFX_NB_SLOTS) {
+		w = __atomic_load_n(&p->active_map[i / 64], __ATOMIC_ACQUIRE) >>
+			(i % 64);
+		if (w != 0)
+			return i + (unsigned int)__builtin_ctzll(w);
+		i = (i / 64 + 1) * 64;
+	}
+	return MBUFX_NB_SLOTS;
+}
+
+/** For each active slot index i of pool p. */
+#define MBUFX_FOREACH_SLOT(p, i)					\
+	for ((i) = mbufx_slot_next((p), 0); (i) < MBUFX_NB_SLOTS;	\
+	     (i) = mbufx_slot_next((p), (i) + 1))
 
 /* mbufx_mempool_class.c */
 enum mbufx_mp_class mbufx_mp_classify(const struct rte_mempool *mp,

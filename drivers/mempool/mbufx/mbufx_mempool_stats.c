@@ -104,9 +104,7 @@ mbufx_mp_stats_get(const struct mbufx_pool *p, struct mbufx_mp_stats *st)
 	RTE_BUILD_BUG_ON(sizeof(struct mbufx_slot_stats) !=
 			 RTE_DIM(slot_ctrs) * sizeof(uint64_t));
 	memset(st, 0, sizeof(*st));
-	for (i = 0; i < MBUFX_NB_SLOTS; i++) {
-		if (!__atomic_load_n(&p->slots[i].active, __ATOMIC_ACQUIRE))
-			continue;
+	MBUFX_FOREACH_SLOT(p, i) {
 		s = (const uint64_t *)&p->slots[i].st;
 		st->active_slots++;
 		for (k = 0; k < RTE_DIM(slot_ctrs); k++)
