@@ -81,8 +81,9 @@ test-perf: build
 bench: build
 	devtools/bench.sh $(BUILD)
 
-# Soak under faults (SOAK_MINUTES, default 10): not part of `make test`,
-# which runs its one-cycle version (app_soak_compact).
+# Soak under faults (SOAK_MINUTES, default 10, on each of SOAK_PORTS,
+# default "vhost xdp"): not part of `make test`, which runs the one-cycle
+# versions (app_soak_compact, xdp_soak_compact).
 soak: build
 	devtools/soak.sh $(BUILD)
 

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The mbufx authors
 #
-# `make soak`: mbufx-l3fwd on vhost-user under faults for SOAK_MINUTES
-# (default 10), fed by dpdk-testpmd; see test/apps/soak.py for the schedule
-# and what is asserted. Not part of `make test` (which runs the one-cycle
-# version, app_soak_compact).
+# `make soak`: mbufx-l3fwd under faults for SOAK_MINUTES (default 10) on
+# each kind of port in SOAK_PORTS (default "vhost xdp": two vhost-user
+# ports, then two AF_XDP ports on veths in namespaces of its own), fed by
+# dpdk-testpmd; see test/apps/soak.py for the schedule and what is asserted.
+# Not part of `make test` (which runs the one-cycle versions,
+# app_soak_compact and xdp_soak_compact).
 #
-#     devtools/soak.sh [BUILD_DIR]        SOAK_MINUTES=60 devtools/soak.sh
+#     devtools/soak.sh [BUILD_DIR]        SOAK_MINUTES=60 SOAK_PORTS=xdp devtools/soak.sh
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,4 +18,14 @@ minutes=${SOAK_MINUTES:-10}
 case $minutes in
 ''|*[!0-9.]*) echo "SOAK_MINUTES=$minutes: want a number of minutes" >&2; exit 2 ;;
 esac
-exec python3 "$here/../test/apps/soak.py" "$build" --minutes "$minutes"
+rc=0
+for port in ${SOAK_PORTS:-vhost xdp}; do
+    case $port in
+    vhost|xdp) ;;
+    *) echo "SOAK_PORTS: $port: want vhost or xdp" >&2; exit 2 ;;
+    esac
+    echo "=== soak on $port ports, $minutes minutes"
+    python3 "$here/../test/apps/soak.py" "$build" --minutes "$minutes" --port "$port" ||
+        rc=1
+done
+exit $rc

@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The mbufx authors
-"""Soak under faults: mbufx-l3fwd on two vhost-user ports, fed by dpdk-testpmd
-(flowgen, on the mbufx pool) on virtio-user, for a bounded time, while faults
-are injected on a schedule.
+"""Soak under faults: mbufx-l3fwd on two ports fed by dpdk-testpmd, for a
+bounded time, while faults are injected on a schedule. The ports:
 
-    soak.py BUILD_DIR --minutes N     make soak (devtools/soak.sh)
-    soak.py BUILD_DIR --compact       one cycle, one fault of each kind (~1 min)
+  vhost  two vhost-user ports; the generator runs flowgen (on the mbufx pool)
+         on virtio-user and takes the forwarded frames back
+  xdp    two AF_XDP ports (net_mbufx_xdp: late attach, the jumbo zone) on the
+         router's veths in namespaces made here (test/xdp/xdpnet.py); the
+         generator runs txonly on af_packet in host A, the frames leave to
+         host B; every other generator sends to a destination whose route
+         pushes a VLAN header in a chained header mbuf
+
+    soak.py BUILD_DIR --minutes N [--port vhost|xdp]   make soak (devtools/soak.sh)
+    soak.py BUILD_DIR --compact [--port vhost|xdp]     one cycle, one fault of each kind
 
 One cycle, with one frame size (the sizes rotate: 64, 570, 1518 and 9000
 bytes, an IMIX spread over time, jumbo included):
@@ -42,24 +49,30 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from apptest import Env, Fail, SKIP, Skip, check, have_hugepages, summary  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'xdp'))
+
 SIZES = (64, 570, 1518, 9000)
 RECOVER_S = 10
 RSS_SLACK_KB = 8192
 WARM_S = 3
 RULES = 'R10.253.0.0/23 1 vlan 100\nR10.253.0.0/16 1\n'
 SQUEEZE = 'pkt:2000:150:5000,jumbo:3500:150:6000,hdr:1000:200:4000'
+# AF_XDP: 198.18.1.77 gets a VLAN header (chained), 198.18.1.200 goes plain
+XDP_RULES = 'R198.18.1.0/25 1 vlan 100\nR198.18.1.0/24 1\nR198.18.0.0/24 0\n'
+XDP_DST = ('198.18.1.77', '198.18.1.200')
 
 
 class Soak:
-    def __init__(self, env, testpmd):
+    def __init__(self, env, testpmd, port='vhost', topo=None, pmd=None):
         self.env = env
         self.testpmd = testpmd
+        self.port, self.topo, self.pmd = port, topo, pmd
         self.fwd = self.gen = None
         self.nfwd = self.ngen = 0
         self.s0, self.s1 = env.path('s0.sock'), env.path('s1.sock')
         self.rules = env.path('rules.cfg')
         with open(self.rules, 'w') as f:
-            f.write(RULES)
+            f.write(RULES if port == 'vhost' else XDP_RULES)
         self.report = []        # (fault, size, seconds to recover)
         self.rss = []           # (forwarder, warm KB, max KB after)
         self.exits = []
@@ -67,6 +80,8 @@ class Soak:
     # --- processes ---------------------------------------------------------
     def start_fwd(self):
         self.nfwd += 1
+        if self.port == 'xdp':
+            return self.start_fwd_xdp()
         for s in (self.s0, self.s1):
             if os.path.exists(s):
                 os.unlink(s)
@@ -86,8 +101,34 @@ class Soak:
                   'forwarder did not create its sockets:\n%s', self.env.log(self.fwd)[-3000:])
             time.sleep(0.1)
 
+    def start_fwd_xdp(self):
+        from test_xdp import run_env
+        topo, pmd = self.topo, self.pmd
+        self.sj = self.env.path('fwd%d.json' % self.nfwd)
+        self.fwd = self.env.start(
+            topo.exec_args('R') + [self.env.l3fwd] + self.env.eal('1', 512, huge=True) +
+            pmd.eal_args() + pmd.vdev(0, topo.ifs['R0']) + pmd.vdev(1, topo.ifs['R1']) + [
+                '--', '-p', '3', '-T', '1', '--link-wait', '5', '--max-pkt-len', '9018',
+                '--jumbo-mbufs', '2048', '--rx-queue-size', '512', '--tx-queue-size', '512',
+                '--eth-dest=0,%s' % topo.mac['A'], '--eth-dest=1,%s' % topo.mac['B'],
+                '--rule_ipv4', self.rules, '--encap-chain', '--squeeze', SQUEEZE,
+                '--summary', self.sj], env=run_env(self.env, pmd), log='fwd%d.log' % self.nfwd)
+        self.fwd_t0 = time.time()
+        self.rss_warm = None
+        self.rss_max = 0
+        deadline = time.time() + 30
+        while 'forwarding on' not in self.env.log(self.fwd):
+            check(self.fwd.poll() is None and time.time() < deadline,
+                  'forwarder did not start:\n%s', self.env.log(self.fwd)[-3000:])
+            time.sleep(0.1)
+
     def start_gen(self, size):
         self.ngen += 1
+        if self.port == 'xdp':
+            from xdpbench import Generator
+            self.gen = Generator(self.env, self.topo, size, dst=XDP_DST[self.ngen % 2],
+                                 log='gen%d.log' % self.ngen).proc
+            return
         eal = self.env.eal('0,1', 256, huge=True, shared=True)
         self.gen = self.env.start([self.testpmd] + eal + [
             '--main-lcore', '1',
@@ -206,15 +247,25 @@ class Soak:
         self.stop_fwd(signal.SIGINT)
 
 
-def run(build, minutes, compact):
-    env = Env(build, 'soak')
+def run(build, minutes, compact, port):
+    env = Env(build, 'soak_' + port)
+    topo = None
     try:
         testpmd = shutil.which('dpdk-testpmd')
         if testpmd is None:
             raise Skip('dpdk-testpmd not found')
-        if not have_hugepages(1200):
+        pmd = None
+        if port == 'xdp':
+            from xdpnet import Pmd, Topo, require_afxdp
+            require_afxdp()
+            pmd = Pmd('mbufx_xdp', build)
+            pmd.require()
+            if not have_hugepages(1000):
+                raise Skip('the AF_XDP soak needs about 1 GB of free hugepages')
+            topo = Topo(mtu=9000)
+        elif not have_hugepages(1200):
             raise Skip('vhost-user needs about 1.2 GB of free hugepages')
-        soak = Soak(env, testpmd)
+        soak = Soak(env, testpmd, port, topo, pmd)
         soak.start_fwd()
         t_end = time.time() + minutes * 60
         i = 0
@@ -226,8 +277,8 @@ def run(build, minutes, compact):
             if compact or time.time() >= t_end:
                 break
         soak.finish()
-        print('\nsoak: %d cycles, %d faults, %d forwarders, %d generators' %
-              (i, len(soak.report), soak.nfwd, soak.ngen))
+        print('\nsoak (%s ports): %d cycles, %d faults, %d forwarders, %d generators' %
+              (port, i, len(soak.report), soak.nfwd, soak.ngen))
         print('no crash; every forwarder exited 0 with every zone full again')
         for n, ctl in soak.exits:
             print('  forwarder %d: %d squeezes (up to %d mbufs held), %d port restarts, '
@@ -247,7 +298,11 @@ def run(build, minutes, compact):
         print('FAIL: %s' % e)
         return 1
     finally:
-        env.cleanup(keep=bool(os.environ.get('MBUFX_KEEP_FAILED')))
+        try:
+            env.cleanup(keep=bool(os.environ.get('MBUFX_KEEP_FAILED')))
+        finally:
+            if topo is not None:
+                topo.close()
 
 
 def main():
@@ -259,7 +314,13 @@ def main():
     minutes = 10.0
     if '--minutes' in args:
         minutes = float(args[args.index('--minutes') + 1])
-    return run(args[0], minutes, compact)
+    port = 'vhost'
+    if '--port' in args:
+        port = args[args.index('--port') + 1]
+        if port not in ('vhost', 'xdp'):
+            print('--port %s: want vhost or xdp' % port)
+            return 2
+    return run(args[0], minutes, compact, port)
 
 
 if __name__ == '__main__':

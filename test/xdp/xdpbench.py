@@ -68,7 +68,7 @@ class Generator:
     """dpdk-testpmd txonly on net_af_packet in host A: frames of size bytes
     to the router, its forwarding core on lcore 0."""
 
-    def __init__(self, env, topo, size):
+    def __init__(self, env, topo, size, dst='198.18.1.77', log=None):
         import shutil
         self.env = env
         testpmd = shutil.which('dpdk-testpmd')
@@ -77,7 +77,7 @@ class Generator:
         args = ['--forward-mode=txonly', '--txpkts=%d' % size, '--nb-cores=1',
                 '--total-num-mbufs=%d' % (4096 if size > 2048 else 8192),
                 '--eth-peer=0,%s' % topo.mac['R0'],
-                '--stats-period=1', '--tx-ip=198.18.0.2,198.18.1.77', '--txq=1', '--rxq=1']
+                '--stats-period=1', '--tx-ip=198.18.0.2,%s' % dst, '--txq=1', '--rxq=1']
         if size > 2048:
             # one segment per frame, and af_packet's Rx frames (16 KiB) fit
             args += ['--mbuf-size=16512']
@@ -86,7 +86,7 @@ class Generator:
                               ['--main-lcore', '1', '--vdev',
                                'net_af_packet0,iface=%s,blocksz=%d,framesz=%d,framecnt=512,'
                                'qdisc_bypass=1' % (topo.ifs['A'], framesz * 2, framesz),
-                               '--'] + args, log='gen%d.log' % size)
+                               '--'] + args, log=log or 'gen%d.log' % size)
         deadline = time.time() + 30
         while 'Port statistics' not in env.log(self.proc):
             if self.proc.poll() is not None or time.time() > deadline:
