@@ -106,26 +106,36 @@ app_drop(struct app_lcore *lc, uint16_t port, unsigned int reason, struct rte_mb
 	rte_pktmbuf_free(m);
 }
 
+/* Send @p n packets (@p bytes in all) from @p m; what the port does not
+ * take is freed and counted. */
+static inline void
+app_tx_send(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n,
+	    uint32_t bytes)
+{
+	uint32_t unsent_bytes = 0;
+	uint16_t sent, i;
+
+	sent = rte_eth_tx_burst(port, lc->txq, m, n);
+	if (unlikely(sent < n)) {
+		for (i = sent; i < n; i++)
+			unsent_bytes += m[i]->pkt_len;
+		lc->drop[APP_DROP_TX_FULL] += n - sent;
+		lc->ctr[port].drop += n - sent;
+		rte_pktmbuf_free_bulk(&m[sent], n - sent);
+	}
+	lc->ctr[port].tx_pkts += sent;
+	lc->ctr[port].tx_bytes += bytes - unsent_bytes;
+}
+
 /** Send what is buffered for @p port; unsent packets are freed and counted. */
 static inline bool
 app_tx_flush(struct app_lcore *lc, uint16_t port)
 {
 	struct app_txbuf *b = &lc->tx[port];
-	uint32_t unsent_bytes = 0;
-	uint16_t sent, i;
 
 	if (b->n == 0)
 		return false;
-	sent = rte_eth_tx_burst(port, lc->txq, b->m, b->n);
-	if (unlikely(sent < b->n)) {
-		for (i = sent; i < b->n; i++)
-			unsent_bytes += b->m[i]->pkt_len;
-		lc->drop[APP_DROP_TX_FULL] += b->n - sent;
-		lc->ctr[port].drop += b->n - sent;
-		rte_pktmbuf_free_bulk(&b->m[sent], b->n - sent);
-	}
-	lc->ctr[port].tx_pkts += sent;
-	lc->ctr[port].tx_bytes += b->bytes - unsent_bytes;
+	app_tx_send(lc, port, b->m, b->n, b->bytes);
 	b->n = 0;
 	b->bytes = 0;
 	return true;
@@ -157,8 +167,8 @@ app_tx(struct app_lcore *lc, uint16_t port, struct rte_mbuf *m)
 static inline bool
 app_tx_direct(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n)
 {
-	uint32_t bytes = 0, unsent_bytes = 0;
-	uint16_t sent, i, segs = 0;
+	uint32_t bytes = 0;
+	uint16_t i, segs = 0;
 
 	for (i = 0; i < n; i++) {
 		bytes += m[i]->pkt_len;
@@ -166,16 +176,7 @@ app_tx_direct(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t
 	}
 	if (unlikely(segs > 1) && !app_port_state[port].tx_multiseg)
 		return false;
-	sent = rte_eth_tx_burst(port, lc->txq, m, n);
-	if (unlikely(sent < n)) {
-		for (i = sent; i < n; i++)
-			unsent_bytes += m[i]->pkt_len;
-		lc->drop[APP_DROP_TX_FULL] += n - sent;
-		lc->ctr[port].drop += n - sent;
-		rte_pktmbuf_free_bulk(&m[sent], n - sent);
-	}
-	lc->ctr[port].tx_pkts += sent;
-	lc->ctr[port].tx_bytes += bytes - unsent_bytes;
+	app_tx_send(lc, port, m, n, bytes);
 	return true;
 }
 
