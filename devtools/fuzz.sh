@@ -21,6 +21,12 @@ set -eu
 [ $# -ge 2 ] || { echo "usage: $0 BUILD SECONDS [HARNESS...]" >&2; exit 2; }
 build=$1 seconds=$2
 shift 2
+case $seconds in
+''|*[!0-9]*) echo "fuzz: FUZZ_SECONDS=$seconds: want a whole number of seconds" >&2; exit 2 ;;
+esac
+case ${FUZZ_RUNS-1} in
+''|*[!0-9]*|0) echo "fuzz: FUZZ_RUNS=$FUZZ_RUNS: want a positive number of inputs" >&2; exit 2 ;;
+esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 fuzzdir=$build/test/fuzz
 if [ $# -eq 0 ]; then

@@ -18,12 +18,16 @@ minutes=${SOAK_MINUTES:-10}
 case $minutes in
 ''|*[!0-9.]*) echo "SOAK_MINUTES=$minutes: want a number of minutes" >&2; exit 2 ;;
 esac
-rc=0
-for port in ${SOAK_PORTS:-vhost xdp}; do
+ports=${SOAK_PORTS:-vhost xdp}
+for port in $ports; do
     case $port in
     vhost|xdp) ;;
-    *) echo "SOAK_PORTS: $port: want vhost or xdp" >&2; exit 2 ;;
+    *) echo "SOAK_PORTS=$ports: $port is not a port kind (vhost, xdp)" >&2; exit 2 ;;
     esac
+done
+[ -n "$ports" ] || { echo "SOAK_PORTS is empty: want vhost and/or xdp" >&2; exit 2; }
+rc=0
+for port in $ports; do
     echo "=== soak on $port ports, $minutes minutes"
     python3 "$here/../test/apps/soak.py" "$build" --minutes "$minutes" --port "$port" ||
         rc=1
