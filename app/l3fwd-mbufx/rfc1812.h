@@ -84,7 +84,7 @@ l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
  * The checks that follow the version and header length: total length,
  * checksum, TTL, addresses, for a header of hlen bytes that the frame holds.
  * Inline with a constant hlen of 20 (the common header), the checksum is
- * the five-word sum.
+ * the 64 + 64 + 32-bit sum.
  */
 static __rte_always_inline unsigned int
 l3fwd_check4_rest(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t hlen,
