@@ -229,6 +229,12 @@ app_ctl_tick(uint64_t ms, uint64_t rx)
 }
 
 bool
+app_ctl_ticking(void)
+{
+	return ctl.nb_sq != 0;
+}
+
+bool
 app_ctl_restart_pending(void)
 {
 	if (!ctl.restart_req)

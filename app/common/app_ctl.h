@@ -48,6 +48,9 @@ int app_ctl_init(void);
  */
 void app_ctl_tick(uint64_t ms, uint64_t rx);
 
+/** True when app_ctl_tick() has work (a --squeeze was given). */
+bool app_ctl_ticking(void);
+
 /** True (once) when a port restart was asked for: the caller restarts. */
 bool app_ctl_restart_pending(void);
 

@@ -70,6 +70,7 @@ struct app_lcore {
 		uint16_t port;
 		uint16_t queue;
 	} rxq[APP_MAX_RXQ_PER_LCORE];
+	uint64_t tx_pending;	/**< bit per port with packets in its Tx buffer */
 	uint64_t busy_cycles;
 	uint64_t linearised;
 	uint64_t rx_multiseg;	/**< packets received as chains */
@@ -138,6 +139,7 @@ app_tx_flush(struct app_lcore *lc, uint16_t port)
 	app_tx_send(lc, port, b->m, b->n, b->bytes);
 	b->n = 0;
 	b->bytes = 0;
+	lc->tx_pending &= ~(UINT64_C(1) << port);
 	return true;
 }
 
@@ -154,6 +156,7 @@ app_tx(struct app_lcore *lc, uint16_t port, struct rte_mbuf *m)
 	}
 	b->m[b->n++] = m;
 	b->bytes += m->pkt_len;
+	lc->tx_pending |= UINT64_C(1) << port;
 	if (b->n == APP_TX_BURST)
 		app_tx_flush(lc, port);
 }
@@ -208,6 +211,7 @@ app_tx_bulk(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n
 			b->bytes += m[i]->pkt_len;
 		}
 		b->n += k;
+		lc->tx_pending |= UINT64_C(1) << port;
 		if (b->n == APP_TX_BURST)
 			app_tx_flush(lc, port);
 		m += k;
@@ -215,16 +219,38 @@ app_tx_bulk(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n
 	}
 }
 
+/**
+ * app_tx_bulk() for a caller that knows the @p bytes of the @p n packets
+ * and the OR of their nb_segs (@p segs): a full burst (APP_TX_BURST) with
+ * nothing waiting in the port's buffer goes out without another look at
+ * the packets, if none is a chain or the port takes chains.
+ */
+static inline void
+app_tx_bulk_bytes(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n,
+		  uint32_t bytes, uint16_t segs)
+{
+	if (likely(n == APP_TX_BURST && lc->tx[port].n == 0 &&
+		   (segs == 1 || app_port_state[port].tx_multiseg))) {
+		app_tx_send(lc, port, m, n, bytes);
+		return;
+	}
+	app_tx_bulk(lc, port, m, n);
+}
+
+/** Send what is buffered for every port; @return whether anything was. */
 static inline bool
 app_tx_flush_all(struct app_lcore *lc)
 {
-	bool sent = false;
-	uint16_t port;
+	uint64_t pending = lc->tx_pending;
 
-	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
-		if (lc->tx[port].n != 0)
-			sent |= app_tx_flush(lc, port);
-	return sent;
+	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > 64);
+	if (pending == 0)
+		return false;
+	do {
+		app_tx_flush(lc, (uint16_t)rte_bsf64(pending));
+		pending &= pending - 1;
+	} while (pending != 0);
+	return true;
 }
 
 /** Per-burst work of an app: consume (forward or drop) every packet. */
@@ -270,16 +296,19 @@ app_lcore_run(app_burst_fn_t fn, unsigned int flags)
 		}
 		for (i = 0; i < lc->n_rxq; i++) {
 			uint16_t port = lc->rxq[i].port;
-			uint32_t bytes = 0, chains = 0;
+			uint32_t bytes = 0;
+			uint16_t segs = 0;
 
 			n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, burst);
 			if (n == 0)
 				continue;
 			for (j = 0; j < n; j++) {
 				bytes += pkts[j]->pkt_len;
-				chains += pkts[j]->nb_segs > 1;
+				segs |= pkts[j]->nb_segs;
 			}
-			lc->rx_multiseg += chains;
+			if (unlikely(segs > 1))		/* a chain among them */
+				for (j = 0; j < n; j++)
+					lc->rx_multiseg += pkts[j]->nb_segs > 1;
 			lc->ctr[port].rx_pkts += n;
 			lc->ctr[port].rx_bytes += bytes;
 			fn(lc, port, pkts, n);

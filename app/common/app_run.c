@@ -81,7 +81,8 @@ app_main_tick(void)
 	if (now < run.next_check)
 		return;
 	run.next_check = now + hz / 1000;
-	app_ctl_tick((now - run.start) * 1000 / hz, app_stats_rx_total());
+	if (app_ctl_ticking())
+		app_ctl_tick((now - run.start) * 1000 / hz, app_stats_rx_total());
 	if (run.o->run_time != 0 && now - run.start >= run.o->run_time * hz)
 		__atomic_store_n(&app_quit, 1, __ATOMIC_RELAXED);
 	if (run.o->idle_exit_ms != 0) {

@@ -99,14 +99,41 @@ l3fwd_ctx_free(struct l3fwd_ctx *c)
 	c->hop = NULL;
 }
 
-static __rte_always_inline void
-out_add(struct l3fwd_out *out, uint16_t port, struct rte_mbuf *m)
-{
-	uint16_t k = out->n;	/* loaded once: port[] stores may alias n */
+/*
+ * The scalar part of struct l3fwd_out while a burst is processed: a local
+ * of the pass, kept in registers (the header rewrites store bytes, which
+ * would force every field of *out to be reloaded after each one), written
+ * back by out_done().
+ */
+struct out_acc {
+	uint32_t bytes;
+	uint16_t n;
+	uint16_t port_or;
+	uint16_t port_and;
+	uint16_t segs;
+};
+#define OUT_ACC_INIT { .bytes = 0, .n = 0, .port_or = 0, .port_and = UINT16_MAX, .segs = 0 }
 
-	out->m[k] = m;
-	out->port[k] = port;
-	out->n = k + 1;
+static __rte_always_inline void
+out_add(struct l3fwd_out *out, struct out_acc *a, uint16_t port, struct rte_mbuf *m)
+{
+	out->m[a->n] = m;
+	out->port[a->n] = port;
+	a->n++;
+	a->port_or |= port;
+	a->port_and &= port;
+	a->bytes += m->pkt_len;
+	a->segs |= m->nb_segs;
+}
+
+static __rte_always_inline void
+out_done(struct l3fwd_out *out, const struct out_acc *a)
+{
+	out->n = a->n;
+	out->port_or = a->port_or;
+	out->port_and = a->port_and;
+	out->bytes = a->bytes;
+	out->segs = a->segs;
 }
 
 static __rte_always_inline void
@@ -138,7 +165,8 @@ mcast_mac(struct rte_ether_addr *mac, const uint8_t *dst, bool v6)
  * Ethernet header over a shared payload. @return 0 or the drop reason. */
 static unsigned int
 fwd_multicast(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m,
-	      uint32_t nh_idx, const uint8_t *dst, bool v6, struct l3fwd_out *out)
+	      uint32_t nh_idx, const uint8_t *dst, bool v6, struct l3fwd_out *out,
+	      struct out_acc *acc)
 {
 	const struct l3fwd_nh *nh = &c->nh[nh_idx];
 	struct rte_mbuf *copies[L3FWD_MAX_MCAST_PORTS];
@@ -162,7 +190,7 @@ fwd_multicast(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf *m
 		eth->dst_addr = mac;
 		memcpy(&eth->src_addr, c->eth[ports[i]].b + RTE_ETHER_ADDR_LEN,
 		       RTE_ETHER_ADDR_LEN);
-		out_add(out, ports[i], copies[i]);
+		out_add(out, acc, ports[i], copies[i]);
 	}
 	c->nh_pkts[nh_idx] += n;
 	return 0;
@@ -272,9 +300,10 @@ dropped:
 
 /*
  * Pass 1, the common case on its own: a frame within the MTU whose first
- * segment holds Ethernet and a 20-byte IPv4 header, and that passes the
- * RFC 1812 checks. @return its IPv4 header, or NULL for everything else
- * (classify() then looks again and decides, drop reasons included).
+ * segment holds Ethernet and a 20-byte IPv4 header to a unicast destination,
+ * and that passes the RFC 1812 checks. @return its IPv4 header, or NULL for
+ * everything else (classify() then looks again and decides, drop reasons
+ * included).
  */
 static __rte_always_inline struct rte_ipv4_hdr *
 classify_v4(const struct l3fwd_ctx *c, const struct rte_mbuf *m, const bool sw_ptype,
@@ -294,7 +323,7 @@ classify_v4(const struct l3fwd_ctx *c, const struct rte_mbuf *m, const bool sw_p
 		return NULL;
 	}
 	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF) ||
-	    unlikely(l3fwd_check4_rest(m, ip, sizeof(*ip), rx_cksum) != 0))
+	    unlikely(l3fwd_check4_tail(m, ip, sizeof(*ip), rx_cksum, true) != 0))
 		return NULL;
 	return ip;
 }
@@ -366,7 +395,8 @@ lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
  * packet to drop in *mp). */
 static __rte_always_inline unsigned int
 forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void *l3,
-	bool v6, uint32_t nh_idx, struct l3fwd_out *out)
+	bool v6, uint32_t nh_idx, struct l3fwd_out *out, struct out_acc *acc,
+	const bool unicast)
 {
 	const struct l3fwd_hop *hop;
 	struct rte_mbuf *m = *mp;
@@ -401,10 +431,10 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 		/* 224.0.0.0/4 (DPDK's RTE_IS_IPV4_MCAST shifts a signed int) */
 		mcast = (dst[0] >> 4) == 0xe;
 	}
-	if (unlikely(mcast)) {
+	if (!unicast && unlikely(mcast)) {
 		if (c->nh[nh_idx].nb_ports == 0)
 			return L3FWD_DROP_NO_ROUTE;
-		return fwd_multicast(c, rx, m, nh_idx, dst, v6, out);
+		return fwd_multicast(c, rx, m, nh_idx, dst, v6, out, acc);
 	}
 	if (unlikely(hop->encap != L3FWD_ENCAP_NONE)) {
 		if (v6)
@@ -422,15 +452,77 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 	/* both MACs in one 12-byte copy */
 	memcpy(eth, hop->eth, sizeof(hop->eth));
 	c->nh_pkts[nh_idx]++;
-	out_add(out, hop->port, m);
+	out_add(out, acc, hop->port, m);
 	return 0;
 }
 
 /*
+ * Passes 1 to 3 of a burst that the common first pass did not take whole:
+ * l3[i] is the IPv4 header of every packet classify_v4() took (its
+ * destination in dst[i], host order), NULL for the others, which classify()
+ * now decides. Out of line: the uncommon burst. @return the drops.
+ */
+static __rte_noinline uint16_t
+process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
+	     uint16_t n, struct l3fwd_out *out, void **l3, uint32_t *dst)
+{
+	uint32_t idx[L3FWD_BURST_MAX], dst4[L3FWD_BURST_MAX];
+	uint16_t at[L3FWD_BURST_MAX];
+	uint8_t kind[L3FWD_BURST_MAX];
+	uint16_t i, dropped = 0, n4 = 0, n6 = 0;
+	struct out_acc acc = OUT_ACC_INIT;
+	unsigned int reason;
+
+	for (i = 0; i < n; i++) {
+		if (l3[i] != NULL) {
+			kind[i] = PKT_V4;
+		} else {
+			kind[i] = (uint8_t)classify(c, rx, &pkts[i], &l3[i]);
+			if (kind[i] == PKT_DROPPED) {
+				dropped++;
+				continue;
+			}
+			if (kind[i] == PKT_V6) {
+				n6++;
+				continue;
+			}
+			dst[i] = rte_be_to_cpu_32(((struct rte_ipv4_hdr *)l3[i])->dst_addr);
+		}
+		dst4[n4] = dst[i];
+		at[n4++] = i;
+	}
+	if (dropped == n) {
+		out_done(out, &acc);
+		return dropped;
+	}
+	/* pass 2: route lookups */
+	if (c->lookup == L3FWD_LOOKUP_LPM)
+		lookup_lpm(c, l3, kind, n, dst4, at, n4, n6 != 0, idx);
+	else
+		lookup_em(c, pkts, l3, kind, n, idx);
+	/* pass 3: rewrite and hand out */
+	for (i = 0; i < n; i++) {
+		if (kind[i] == PKT_DROPPED)
+			continue;
+		reason = forward(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6, idx[i], out, &acc,
+				 false);
+		if (unlikely(reason != 0)) {
+			drop(c, reason, pkts[i]);
+			dropped++;
+		}
+	}
+	out_done(out, &acc);
+	return dropped;
+}
+
+/*
  * One burst, with the port's classification (sw_ptype) and checksum
- * (rx_cksum) modes as constants. When every packet took the common case of
- * pass 1 and the lookup is LPM (the usual burst), passes 2 and 3 run
- * without the per-packet kind and index indirections.
+ * (rx_cksum) modes as constants. Pass 1 runs the common case alone
+ * (classify_v4(), the packet data PREFETCH_AHEAD on prefetched); when it
+ * took every packet and the lookup is LPM (the usual burst), passes 2 and 3
+ * follow here, four LPM lookups at a time and the unicast rewrite, with no
+ * per-packet kind or index indirection. Any other burst goes on in
+ * process_rest().
  */
 static __rte_always_inline uint16_t
 process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
@@ -438,34 +530,23 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 {
 	void *l3[L3FWD_BURST_MAX];
 	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
-	uint16_t at[L3FWD_BURST_MAX];
-	uint8_t kind[L3FWD_BURST_MAX];
-	uint16_t i, dropped, n4 = 0, n6 = 0;
 	struct rte_ipv4_hdr *ip;
+	struct out_acc acc = OUT_ACC_INIT;
+	uint16_t i, dropped = 0;
 	unsigned int reason;
+	bool rest = false;
 
 	/* a longer burst would overrun the arrays: a bug in the caller */
 	RTE_VERIFY(n <= L3FWD_BURST_MAX);
-	out->n = 0;
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	/* pass 1: classify and check; IPv4 destinations gathered for pass 2
-	 * (with the data of the packet PREFETCH_AHEAD on prefetched) */
 #define PASS1_ONE(i) do {							\
 		ip = classify_v4(c, pkts[i], sw_ptype, rx_cksum);		\
-		if (likely(ip != NULL)) {					\
-			kind[i] = PKT_V4;					\
-			l3[i] = ip;						\
-		} else {							\
-			kind[i] = (uint8_t)classify(c, rx, &pkts[i], &l3[i]);	\
-			if (kind[i] != PKT_V4) {				\
-				n6 += kind[i] == PKT_V6;			\
-				break;						\
-			}							\
-			ip = l3[i];						\
-		}								\
-		dst[n4] = rte_be_to_cpu_32(ip->dst_addr);			\
-		at[n4++] = (i);							\
+		l3[i] = ip;							\
+		if (likely(ip != NULL))						\
+			dst[i] = rte_be_to_cpu_32(ip->dst_addr);		\
+		else								\
+			rest = true;						\
 	} while (0)
 	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
@@ -474,43 +555,25 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 	for (; i < n; i++)
 		PASS1_ONE(i);
 #undef PASS1_ONE
-	dropped = n - n4 - n6;
-	if (unlikely(dropped == n))
-		return dropped;
-	if (likely(n4 == n && c->lookup == L3FWD_LOOKUP_LPM)) {
-		/* all IPv4, in order: idx[i] is packet i's */
-		for (i = 0; i + 4 <= n; i += 4) {
-			xmm_t v;
+	if (unlikely(rest) || c->lookup != L3FWD_LOOKUP_LPM)
+		return process_rest(c, rx, pkts, n, out, l3, dst);
+	/* all IPv4 unicast, in order: idx[i] is packet i's */
+	for (i = 0; i + 4 <= n; i += 4) {
+		xmm_t v;
 
-			memcpy(&v, &dst[i], sizeof(v));
-			rte_lpm_lookupx4(c->t->lpm4, v, &idx[i], c->t->def4);
-		}
-		for (; i < n; i++)
-			idx[i] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
-		for (i = 0; i < n; i++) {
-			reason = forward(c, rx, &pkts[i], l3[i], false, idx[i], out);
-			if (unlikely(reason != 0)) {
-				drop(c, reason, pkts[i]);
-				dropped++;
-			}
-		}
-		return dropped;
+		memcpy(&v, &dst[i], sizeof(v));		/* one unaligned vector load */
+		rte_lpm_lookupx4(c->t->lpm4, v, &idx[i], c->t->def4);
 	}
-	/* pass 2: route lookups */
-	if (c->lookup == L3FWD_LOOKUP_LPM)
-		lookup_lpm(c, l3, kind, n, dst, at, n4, n6 != 0, idx);
-	else
-		lookup_em(c, pkts, l3, kind, n, idx);
-	/* pass 3: rewrite and hand out */
+	for (; i < n; i++)
+		idx[i] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
 	for (i = 0; i < n; i++) {
-		if (kind[i] == PKT_DROPPED)
-			continue;
-		reason = forward(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6, idx[i], out);
+		reason = forward(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc, true);
 		if (unlikely(reason != 0)) {
 			drop(c, reason, pkts[i]);
 			dropped++;
 		}
 	}
+	out_done(out, &acc);
 	return dropped;
 }
 

@@ -31,6 +31,13 @@ l3fwd_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **pkts, uint16_
 	uint16_t i, j;
 
 	lc->ctr[port].drop += l3fwd_process_burst(&x->ctx, &x->rx[port], pkts, n, out);
+	/* the usual burst: all to one port, bytes already counted */
+	if (likely(out->port_or == out->port_and)) {
+		if (out->n != 0)
+			app_tx_bulk_bytes(lc, out->port[0], out->m, out->n, out->bytes,
+					  out->segs);
+		return;
+	}
 	/* runs of packets to the same port go to its Tx buffer in one piece */
 	for (i = 0; i < out->n; i = j) {
 		for (j = i + 1; j < out->n && out->port[j] == out->port[i]; j++)

@@ -29,7 +29,10 @@
  *      Every input mbuf is consumed: either freed and counted in
  *      ctx.drop[reason] (the return value is how many), or handed back in
  *      out.m[0 .. out.n) with its output port in out.port[] (multicast:
- *      one entry per copy). The caller sends or frees those.
+ *      one entry per copy), their bytes in out.bytes, out.segs == 1 when
+ *      none is a chain, and out.port_or ==
+ *      out.port_and when they all go to one port. The caller sends or frees
+ *      those.
  *   4. l3fwd_ctx_free(&ctx); l3fwd_tables_free().
  *
  * The burst is processed in three passes so that each step works on many
@@ -43,11 +46,14 @@
  * up again.
  *
  * The common packet (a frame within the MTU, Ethernet and a 20-byte IPv4
- * header in its first segment, every check passed) takes a short path in
- * (1), with the port's classification and checksum modes compiled in; the
- * rest goes through the general classifier, out of line. A burst whose
- * packets all took the short path under LPM runs (2) and (3) on the packets
- * in order, without the per-packet family and index indirections.
+ * header to a unicast destination in its first segment, every check passed)
+ * takes a short path in (1), with the port's classification and checksum
+ * modes compiled in. A burst whose packets all took it under LPM runs (2)
+ * and (3) on the packets in order, without the per-packet family and index
+ * indirections and without a multicast test; any other burst goes on out
+ * of line, through the general classifier for the packets the short path
+ * left. The output's count, bytes, chain and one-port summaries are kept in
+ * registers during the burst and written once at its end.
  */
 
 #ifndef L3FWD_CORE_H
@@ -104,9 +110,17 @@ struct l3fwd_ctx {
 	struct l3fwd_eth eth[RTE_MAX_ETHPORTS];	/**< per output port */
 };
 
-/** Output of one burst: packets and their output ports, in order. */
+/**
+ * Output of one burst: packets and their output ports, in order, with what
+ * the caller needs to send them without another pass: their bytes, and
+ * whether they all go to one port (port_or == port_and: all to port[0]).
+ */
 struct l3fwd_out {
 	uint16_t n;
+	uint16_t port_or;		/**< OR of port[0 .. n) (0 when n is 0) */
+	uint16_t port_and;		/**< AND of port[0 .. n) (all ones when n is 0) */
+	uint32_t bytes;			/**< sum of m[i]->pkt_len */
+	uint16_t segs;			/**< OR of m[i]->nb_segs (1: no chain) */
 	uint16_t port[L3FWD_OUT_MAX];
 	struct rte_mbuf *m[L3FWD_OUT_MAX];
 };

@@ -30,70 +30,81 @@
 /*
  * First byte of an IPv4 address never forwarded (5.3.7): bit 0 as a source
  * (0/8, 127/8, multicast 224/4, class E 240/4), bit 1 as a destination (0/8,
- * 127/8, class E; multicast destinations are routed).
+ * 127/8, class E; multicast destinations are routed). Bit 2 marks multicast
+ * destinations, for the unicast-only first pass of fwd.c (same lookup).
  */
 #define L3FWD_MARTIAN_SRC 1
 #define L3FWD_MARTIAN_DST 2
+#define L3FWD_MCAST_DST 4
 static const uint8_t l3fwd_martian4_tbl[256] = {
 	[0] = L3FWD_MARTIAN_SRC | L3FWD_MARTIAN_DST,
 	[127] = L3FWD_MARTIAN_SRC | L3FWD_MARTIAN_DST,
-	[224 ... 239] = L3FWD_MARTIAN_SRC,
+	[224 ... 239] = L3FWD_MARTIAN_SRC | L3FWD_MCAST_DST,
 	[240 ... 255] = L3FWD_MARTIAN_SRC | L3FWD_MARTIAN_DST,
 };
 
-static inline bool
-l3fwd_martian4(rte_be32_t src_be, rte_be32_t dst_be)
+/* A martian source or destination; with @p unicast, a multicast destination
+ * too. */
+static __rte_always_inline bool
+l3fwd_martian4(rte_be32_t src_be, rte_be32_t dst_be, const bool unicast)
 {
 	const uint8_t *s = (const uint8_t *)&src_be, *d = (const uint8_t *)&dst_be;
 
 	return ((l3fwd_martian4_tbl[s[0]] & L3FWD_MARTIAN_SRC) |
-		(l3fwd_martian4_tbl[d[0]] & L3FWD_MARTIAN_DST)) != 0;
+		(l3fwd_martian4_tbl[d[0]] &
+		 (L3FWD_MARTIAN_DST | (unicast ? L3FWD_MCAST_DST : 0)))) != 0;
 }
 
 /*
- * True when the IPv4 header checksum is right. The 20-byte header (the
- * common case) is summed as 64 + 64 + 32 bits with end-around carries (an
- * add and an add-with-carry each) and folded; the one's complement sum does
- * not depend on the byte order of the loads, and a right header sums to
- * 0xffff either way.
+ * True when the IPv4 header checksum is right, i.e. when the one's
+ * complement sum of the header's 16-bit words is 0xffff. That sum folds the
+ * plain integer sum S of the words modulo 0xffff (2^16 = 1 there), so it is
+ * 0xffff exactly when S is a non-zero multiple of 0xffff. The 20-byte header
+ * (the common case) is read as five 32-bit words, whose plain sum s (no
+ * carry can be lost in 64 bits) is congruent to S modulo 0xffff, byte order
+ * aside: a 32-bit word is its two 16-bit halves modulo 0xffff, and a
+ * byte-swapped 16-bit word is 256 times itself, 256 being invertible
+ * modulo 0xffff. The compiler tests "s % 0xffff == 0" with a multiply and a
+ * compare: no folding.
  */
+static inline uint64_t
+l3fwd_ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));	/* one unaligned load, no array on the stack */
+	return v;
+}
+
 static inline bool
 l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
 {
 	const uint8_t *p = (const uint8_t *)ip;
-	uint64_t a, b, s;
-	uint32_t c, t;
+	uint64_t s;
 
 	if (unlikely(hlen != sizeof(*ip)))
 		return rte_ipv4_cksum(ip) == 0;
-	memcpy(&a, p, 8);
-	memcpy(&b, p + 8, 8);
-	memcpy(&c, p + 16, 4);
-	s = a + b;
-	s += s < b;
-	s += c;
-	s += s < c;
-	t = (uint32_t)s + (uint32_t)(s >> 32);
-	t += t < (uint32_t)s;
-	t = (t & 0xffff) + (t >> 16);
-	t = (t & 0xffff) + (t >> 16);
-	return t == 0xffff;
+	s = l3fwd_ld32(p) + l3fwd_ld32(p + 4) + l3fwd_ld32(p + 8) + l3fwd_ld32(p + 12) +
+	    l3fwd_ld32(p + 16);
+	return s % 0xffff == 0 && s != 0;
 }
 
 /*
  * The checks that follow the version and header length: total length,
  * checksum, TTL, addresses, for a header of hlen bytes that the frame holds.
  * Inline with a constant hlen of 20 (the common header), the checksum is
- * the 64 + 64 + 32-bit sum.
+ * the five-word sum. With @p unicast (constant), a multicast destination
+ * fails too (as a martian: the caller of that variant only needs a no).
  */
 static __rte_always_inline unsigned int
-l3fwd_check4_rest(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t hlen,
-		  bool port_cksum)
+l3fwd_check4_tail(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t hlen,
+		  bool port_cksum, const bool unicast)
 {
 	const uint32_t l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
 	const uint32_t total = rte_be_to_cpu_16(ip->total_length);
 
-	if (unlikely(total < hlen || total > l3_len))
+	/* hlen <= total <= l3_len in one unsigned compare (hlen <= l3_len) */
+	if (unlikely(total - hlen > l3_len - hlen))
 		return L3FWD_DROP_BAD_LEN;
 	if (port_cksum && (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
 	    RTE_MBUF_F_RX_IP_CKSUM_GOOD) {
@@ -106,9 +117,17 @@ l3fwd_check4_rest(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint3
 	}
 	if (unlikely(ip->time_to_live <= 1))
 		return L3FWD_DROP_TTL;
-	if (unlikely(l3fwd_martian4(ip->src_addr, ip->dst_addr)))
+	if (unlikely(l3fwd_martian4(ip->src_addr, ip->dst_addr, unicast)))
 		return L3FWD_DROP_MARTIAN;
 	return 0;
+}
+
+/* l3fwd_check4_tail() for every destination. */
+static __rte_always_inline unsigned int
+l3fwd_check4_rest(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t hlen,
+		  bool port_cksum)
+{
+	return l3fwd_check4_tail(m, ip, hlen, port_cksum, false);
 }
 
 /** @return 0, or the l3fwd_drop reason of an IPv4 packet at offset 14 of @p m. */
@@ -139,14 +158,15 @@ l3fwd_ttl_dec4(struct rte_ipv4_hdr *ip)
 {
 	/*
 	 * The 16-bit word m holding the TTL (high byte) goes to m - 0x100, so
-	 * ~m + m' = 0xfeff whatever the TTL and protocol: HC' = ~(~HC + 0xfeff).
-	 * Computed on the word as loaded (0xfeff byte-swapped is 0xfffe on a
-	 * little-endian CPU): one's complement sums commute with the swap.
+	 * ~m + m' = 0xfeff whatever the TTL and protocol: HC' = ~(~HC + 0xfeff),
+	 * which is HC + 0x100 with the end-around carry, a result of 0xffff
+	 * written as 0 (the same value for every one of the 65536 HC).
+	 * Computed on the word as loaded (one's complement sums commute with
+	 * the byte swap).
 	 */
-	uint32_t sum = (uint16_t)~ip->hdr_checksum + (uint32_t)rte_cpu_to_be_16(0xfeff);
+	uint32_t sum = (uint32_t)ip->hdr_checksum + rte_cpu_to_be_16(0x0100);
 
-	sum = (sum & 0xffff) + (sum >> 16);
-	ip->hdr_checksum = (rte_be16_t)~sum;
+	ip->hdr_checksum = (rte_be16_t)(sum + (sum >= 0xffff));
 	return --ip->time_to_live;
 }
 

@@ -40,7 +40,15 @@ MBUFX_BENCH_RT=1 runs the forwarder under SCHED_FIFO (chrt -f 50), so that
 other jobs on a shared machine do not take its core (the generator stays at
 normal priority: its stats thread shares the forwarder's core).
 
+Then, load-independent: each forwarder under valgrind --tool=callgrind on the
+same vhost pair (64 B: all three; 1518 and 9000 B: mbufx-l3fwd and l3fwd),
+instructions per forwarded frame of its lcore loop and everything it calls,
+split by object (the forwarder's binary, the vhost PMD and library, the
+mempool drivers, the rest). The generator runs at full speed outside
+valgrind, so every poll of the slowed forwarder finds a full burst.
+
     sidebench.py BUILD_DIR --out FILE.json [--reps N] [--seconds S] [--sizes ...]
+                 [--callgrind-seconds S] [--callgrind-sizes ...]
 """
 
 import argparse
@@ -95,14 +103,14 @@ def rt_prefix():
     return []
 
 
-def fwd_cmd(env, kind, stock, s0, s1, jumbo):
+def fwd_cmd(env, kind, stock, s0, s1, jumbo, huge=True):
     vdev = ['--vdev', 'net_vhost0,iface=%s,queues=1' % s0,
             '--vdev', 'net_vhost1,iface=%s,queues=1' % s1]
     mtu = ['--max-pkt-len', '9018'] if jumbo else []
     if kind == 'mbufx-l3fwd':
-        return rt_prefix() + [env.l3fwd] + env.eal('1', 320, huge=True) + vdev + [
+        return rt_prefix() + [env.l3fwd] + env.eal('1', 320, huge=huge) + vdev + [
             '--', '-p', '3', '-T', '1', '--link-wait', '30'] + MBUFX_POOL + mtu, None
-    cmd = rt_prefix() + [stock] + env.eal('1', 320, huge=True) + vdev
+    cmd = rt_prefix() + [stock] + env.eal('1', 320, huge=huge) + vdev
     extra = None
     if kind == 'l3fwd+mbufx':
         cmd += ['-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx']
@@ -160,6 +168,115 @@ def run_once(env, caps, stock, case, kind, seconds):
     m = TXDROP_RE.search(lg)
     return {'samples': samples[RAMP:],
             'gen_tx_drop': (int(m.group(1)) / max(1, int(m.group(2)))) if m else None}
+
+
+# Under callgrind: the function whose instructions count (the lcore loop and
+# all it calls, PMD and vhost library included) and how objects are grouped.
+CG_LOOP = {'mbufx-l3fwd': 'l3fwd_lcore_main', 'l3fwd': 'lpm_main_loop',
+           'l3fwd+mbufx': 'lpm_main_loop'}
+CG_GROUPS = (('forwarder', ('mbufx-l3fwd', 'l3fwd-shared', 'libmbufx')),
+             ('vhost', ('librte_vhost', 'librte_net_vhost')),
+             ('mempool', ('librte_mempool',)))
+CG_FN_RE = re.compile(r'^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?\S*?:.*\[(.+)\]\s*$')
+RXPKTS_RE = re.compile(r'NIC statistics for port 2\s.*?RX-packets:\s+(\d+)', re.S)
+
+
+def cg_by_object(path):
+    """Self instructions of a callgrind profile grouped as CG_GROUPS (+ other)."""
+    p = subprocess.run(['callgrind_annotate', '--threshold=100', '--inclusive=no', path],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       universal_newlines=True)
+    groups = {g: 0 for g, _ in CG_GROUPS}
+    groups['other'] = 0
+    total = None
+    for line in p.stdout.splitlines():
+        if 'PROGRAM TOTALS' in line:
+            total = int(line.split()[0].replace(',', ''))
+            continue
+        m = CG_FN_RE.match(line)
+        if not m:
+            continue
+        ir, obj = int(m.group(1).replace(',', '')), os.path.basename(m.group(2))
+        for g, names in CG_GROUPS:
+            if any(obj.startswith(n) for n in names):
+                groups[g] += ir
+                break
+        else:
+            groups['other'] += ir
+    return total, groups
+
+
+def run_callgrind(env, caps, stock, case, kind, seconds):
+    """Instructions per forwarded packet of one forwarder under callgrind on
+    the vhost pair: the generator (not under valgrind) always has a full
+    burst waiting, so there are no empty polls and the count does not depend
+    on the machine's load. {'total': x, group: x, ...} per packet."""
+    started = len(env.procs)
+    tag = 'cg_%s_%s_%d' % (case, kind.replace('+', '_'), env.nrun)
+    s0, s1, out = env.path(tag + '0.sock'), env.path(tag + '1.sock'), env.path(tag + '.cg')
+    cmd, fenv = fwd_cmd(env, kind, stock, s0, s1, case == '9000', huge=False)
+    cmd = cmd[len(rt_prefix()):]
+    cmd = ['valgrind', '--tool=callgrind', '--collect-atstart=no',
+           '--toggle-collect=' + CG_LOOP[kind], '--callgrind-out-file=' + out] + cmd
+    try:
+        fwd = env.start(cmd, env=fenv, log=tag + '_fwd.log')
+        gen = start_generator(env, shutil.which('dpdk-testpmd'), caps, case, fwd, kind, s0,
+                              s1, tag + '_gen.log', wait_s=120)
+        deadline = time.time() + 120
+        while time.time() < deadline and not RXPKTS_RE.findall(env.log(gen)):
+            if fwd.poll() is not None or gen.poll() is not None:
+                break
+            time.sleep(0.5)
+        time.sleep(seconds)
+        env.stop(fwd, signal.SIGINT, timeout=120)
+        time.sleep(2.5)         # one more stats line of testpmd after the last frame
+        pk = [int(x) for x in RXPKTS_RE.findall(env.log(gen))]
+        env.stop(gen, signal.SIGINT)
+        if fwd.returncode != 0 or not pk or pk[-1] == 0:
+            raise Fail('%s under callgrind: rc %s, no packets counted:\n%s' % (
+                kind, fwd.returncode, env.log(fwd)[-2000:]))
+        total, groups = cg_by_object(out)
+        if not total:
+            raise Fail('%s under callgrind: no totals in %s' % (kind, out))
+        r = {g: v / pk[-1] for g, v in groups.items()}
+        r['total'] = total / pk[-1]
+        r['pkts'] = pk[-1]
+        return r
+    finally:
+        for p in env.procs[started:]:
+            if p.poll() is None:
+                env.stop(p, signal.SIGKILL, timeout=5)
+
+
+def callgrind_rows(env, caps, stock, seconds, sizes):
+    """Rows: instructions per forwarded packet, whole loop and by object."""
+    rows = []
+    for case in sizes:
+        kinds = FORWARDERS if case == '64' else ('mbufx-l3fwd', 'l3fwd')
+        res = {k: run_callgrind(env, caps, stock, case, k, seconds) for k in kinds}
+        label = 'IMIX' if case == 'imix' else '%s B' % case
+        for k in kinds:
+            print('  %-5s %-12s callgrind: %.0f instructions/pkt (%s; %d pkts)' % (
+                case, k, res[k]['total'], ', '.join('%s %.0f' % (g, res[k][g]) for g in
+                                                     [g for g, _ in CG_GROUPS] + ['other']),
+                res[k]['pkts']), flush=True)
+        for key, metric in (('total', 'instructions/pkt, whole loop (callgrind)'),
+                            ('forwarder', 'instructions/pkt, forwarder code (callgrind)')):
+            vals = {('mbufx' if k == 'mbufx-l3fwd' else k): round(res[k][key], 1)
+                    for k in kinds}
+            a, b = res['mbufx-l3fwd'][key], res[BASE][key]
+            rows.append({
+                'case': 'vhost-user %s vs DPDK l3fwd' % label, 'metric': metric,
+                'better': 'lower', 'values': vals, 'baseline': BASE,
+                'ratio': round(b / a, 3) if a else None,
+                'note': 'per forwarded frame, under valgrind --tool=callgrind (load-'
+                        'independent); by object: %s' % '; '.join(
+                            '%s: %s' % (k, ', '.join('%s %.0f' % (g, res[k][g]) for g in
+                                                     [g for g, _ in CG_GROUPS] + ['other']))
+                            for k in kinds) if key == 'total' else
+                        'the forwarder\'s own binary: parsing, checks, lookup, rewrite, '
+                        'Tx buffering and the inlined mbuf/mempool fast paths'})
+    return rows
 
 
 def med(v):
@@ -230,7 +347,7 @@ def build_stock(build):
     return p.stdout.decode().strip().splitlines()[-1]
 
 
-def bench(build, out, reps, seconds, sizes):
+def bench(build, out, reps, seconds, sizes, cg_seconds, cg_sizes):
     if shutil.which('dpdk-testpmd') is None:
         raise Skip('dpdk-testpmd not found (Debian package dpdk)')
     if not have_hugepages(900):
@@ -240,7 +357,7 @@ def bench(build, out, reps, seconds, sizes):
     rows = []
     try:
         caps = write_captures(env)
-        for case in sizes:
+        for case in (sizes if reps > 0 else []):
             runs = {k: [] for k in FORWARDERS}
             for rep in range(reps):
                 order = FORWARDERS[rep % 3:] + FORWARDERS[:rep % 3]
@@ -257,6 +374,11 @@ def bench(build, out, reps, seconds, sizes):
                     '%.3f' % stats[k]['clean'] if stats[k]['clean'] is not None else '-',
                     stats[k]['n_clean'], stats[k]['n'], stats[k]['per_cpu'])
                 for k in FORWARDERS)), flush=True)
+        if cg_seconds > 0:
+            if shutil.which('valgrind') is None or shutil.which('callgrind_annotate') is None:
+                print('callgrind rows skipped: valgrind not found (Debian package valgrind)')
+            else:
+                rows += callgrind_rows(env, caps, stock, cg_seconds, cg_sizes)
     finally:
         env.cleanup()
     doc = {'bench': 'l3fwd',
@@ -292,9 +414,14 @@ def main():
     ap.add_argument('--reps', type=int, default=3)
     ap.add_argument('--seconds', type=int, default=5)
     ap.add_argument('--sizes', nargs='+', default=list(SIZES), choices=SIZES)
+    ap.add_argument('--callgrind-seconds', type=int, default=15,
+                    help='seconds of traffic per forwarder under callgrind (0: none)')
+    ap.add_argument('--callgrind-sizes', nargs='+', default=['64', '1518', '9000'],
+                    choices=SIZES)
     a = ap.parse_args()
     try:
-        return bench(os.path.abspath(a.build), a.out, a.reps, a.seconds, a.sizes)
+        return bench(os.path.abspath(a.build), a.out, a.reps, a.seconds, a.sizes,
+                     a.callgrind_seconds, a.callgrind_sizes)
     except Skip as e:
         print('side-by-side l3fwd benchmark skipped: %s' % e)
         return 0

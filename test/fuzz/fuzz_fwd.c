@@ -336,6 +336,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint16_t port = pb % NB_PORTS, n = 0, dropped, nout, i;
 	struct rte_mbuf *pkts[MAX_PKTS], *m;
 	const char *why = NULL;
+	uint32_t out_bytes;
 	uint64_t d0;
 	int at;
 
@@ -391,6 +392,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nout = out3.n;
 		FUZZ_CHECK(nout + dropped >= n && nout <= n * L3FWD_MAX_MCAST_PORTS,
 			   "%u in, %u out, %u dropped", n, nout, dropped);
+		out_bytes = 0;
+		for (i = 0; i < nout; i++) {
+			out_bytes += out3.m[i]->pkt_len;
+			FUZZ_CHECK(out3.port_or != out3.port_and ||
+				   out3.port[i] == out3.port[0], "one port said, %u and %u",
+				   out3.port[0], out3.port[i]);
+		}
+		FUZZ_CHECK(out_bytes == out3.bytes, "%u bytes out, %u said", out_bytes,
+			   out3.bytes);
+		for (i = 0; i < nout; i++)
+			FUZZ_CHECK(out3.m[i]->nb_segs == 1 || out3.segs > 1,
+				   "output %u is a chain, segs %u said", i, out3.segs);
 		for (i = 0; i < nout; i++) {
 			FUZZ_CHECK(rte_mbuf_check(out3.m[i], 1, &why) == 0, "output %u: %s", i, why);
 			FUZZ_CHECK(out3.port[i] < NB_PORTS, "output to port %u", out3.port[i]);
