@@ -20,7 +20,7 @@
 # mbufx-l3fwd side by side with DPDK's own l3fwd example (built from the
 # dpdk-doc sources by devtools/stock-l3fwd.sh) and that l3fwd on our driver,
 # on the same vhost-user ports, 64 B, IMIX, 1518 B and 9000 B, with each
-# process's CPU share per sample (MBUFX_BENCH_SIDE_REPS rounds, default 3).
+# process's CPU share per sample (MBUFX_BENCH_SIDE_REPS rounds of turns, default 6).
 # Pool sizes are fixed and written into the JSON. Never pass/fail on timing.
 set -eu
 
@@ -33,5 +33,5 @@ rc=0
 python3 "$root/test/apps/fwdbench.py" bench "$build" --out "$out/apps.json" \
     --reps "${MBUFX_BENCH_REPS:-5}" || rc=1
 python3 "$root/test/apps/sidebench.py" "$build" --out "$out/l3fwd.json" \
-    --reps "${MBUFX_BENCH_SIDE_REPS:-3}" || rc=1
+    --reps "${MBUFX_BENCH_SIDE_REPS:-6}" || rc=1
 exit $rc

@@ -3,8 +3,9 @@
 # Copyright(c) 2026 The mbufx authors
 """mbufx-l3fwd side by side with DPDK's own l3fwd example on the same ports.
 
-Three forwarders, one at a time, interleaved (the order rotates every round),
-on the same two vhost-user ports, fed by the same generator:
+Three forwarders, one at a time, interleaved in turns of a few seconds (the
+order rotates every round), each on its own pair of vhost-user ports fed by its
+own copy of the same generator:
 
   mbufx-l3fwd    this tree's router (mbufx zones, RFC 1812 checks)
   l3fwd          DPDK 22.11's l3fwd example, built from the installed dpdk-doc
@@ -28,13 +29,22 @@ jumbo-zone mbufs (9344 B: a 9000 B frame in one segment, where l3fwd gets a
 chain of five 2K mbufs) and 1024 header-zone mbufs (unused when forwarding
 unicast).
 
+Turns: per size, the three forwarders and their generators are started once
+and then take turns on the two CPUs, SIGSTOP / SIGCONT on their process groups:
+one pair runs for --seconds while the other two are stopped, --reps rounds.
+This host changes speed below the guest's scheduler for tens of seconds at a
+time (the same binary at 4.2 or 6.6 Mpps with both processes at a full CPU);
+runs of 20 s one after the other put whole phases on one forwarder, turns of
+a few seconds spread every phase over all three.
+
 Measurement: once a second testpmd prints the packet rate of port 2 (frames
 forwarded); at the same moment the CPU time of the generator and of the
 forwarder process is read from /proc/<pid>/stat, so every sample carries both
-processes' CPU share over that second. A sample is clean when both had at
-least 0.97 of a CPU (nothing else on the machine took their core). Per size
-and forwarder: the median of all samples, and the median over clean samples
-with their count; the ratios of both against stock l3fwd.
+processes' CPU share over that second. The first print of a turn spans the
+stop and is dropped. A sample is clean when both had at least 0.97 of a CPU
+(nothing else on the machine took their core). Per size and forwarder: the
+median of all samples, and the median over clean samples with their count;
+the ratios of both against stock l3fwd.
 
 MBUFX_BENCH_RT=1 runs the forwarder under SCHED_FIFO (chrt -f 50), so that
 other jobs on a shared machine do not take its core (the generator stays at
@@ -71,7 +81,6 @@ BASE = 'l3fwd'
 SIZES = ('64', 'imix', '1518', '9000')
 TARGETS = {'64': 1.10, '1518': 1.0, '9000': 1.15}
 CLEAN = 0.97
-RAMP = 2                # first samples of a run dropped (links, caches, ramp-up)
 NB_MBUF = 8192
 MBUFX_POOL = ['--mbufs', str(NB_MBUF), '--jumbo-mbufs', '2048', '--hdr-mbufs', '1024',
               '--rx-queue-size', '1024', '--tx-queue-size', '1024']
@@ -118,56 +127,113 @@ def fwd_cmd(env, kind, stock, s0, s1, jumbo, huge=True):
     return cmd + ['--', '-p', '3', '--config', '(0,0,1),(1,0,1)', '--parse-ptype'] + mtu, extra
 
 
-def run_one(env, caps, stock, case, kind, seconds):
-    """One run: returns {'samples': [(mpps, cpu_gen, cpu_fwd)], ...}."""
-    started = len(env.procs)
-    try:
-        return run_once(env, caps, stock, case, kind, seconds)
-    finally:
-        for p in env.procs[started:]:
-            if p.poll() is None:
-                env.stop(p, signal.SIGKILL, timeout=5)
-
-
-def run_once(env, caps, stock, case, kind, seconds):
+def start_pair(env, caps, stock, case, kind):
+    """Forwarder kind and its own generator on their own vhost pair, started,
+    carrying traffic, then stopped (SIGSTOP) until its turn."""
     testpmd = shutil.which('dpdk-testpmd')
-    jumbo = case == '9000'
     tag = 'side_%s_%s_%d' % (case, kind.replace('+', '_'), env.nrun)
     s0, s1 = env.path(tag + '0.sock'), env.path(tag + '1.sock')
-    cmd, fenv = fwd_cmd(env, kind, stock, s0, s1, jumbo)
+    cmd, fenv = fwd_cmd(env, kind, stock, s0, s1, case == '9000')
     fwd = env.start(cmd, env=fenv, log=tag + '_fwd.log')
     gen = start_generator(env, testpmd, caps, case, fwd, kind, s0, s1, tag + '_gen.log',
                           wait_s=30)
-    samples, seen = [], 0
-    last = None
-    deadline = time.time() + seconds + RAMP + 40
-    while time.time() < deadline and len(samples) < seconds + RAMP:
+    deadline = time.time() + 40
+    while time.time() < deadline:
         if fwd.poll() is not None or gen.poll() is not None:
             raise Fail('%s: a side exited early:\n%s\n%s' % (kind, env.log(fwd)[-3000:],
                                                             env.log(gen)[-3000:]))
-        pps = [int(x) for x in PPS_RE.findall(env.log(gen))]
-        now = (time.time(), cpu_seconds(gen.pid), cpu_seconds(fwd.pid))
-        if len(pps) > seen:
-            seen = len(pps)
-            if last is not None and pps[-1] > 0 and None not in now and None not in last:
-                dt = now[0] - last[0]
-                samples.append((pps[-1] / 1e6, (now[1] - last[1]) / dt,
-                                (now[2] - last[2]) / dt))
-            last = now
-        time.sleep(0.05)
-    for p in (gen, fwd):
-        env.stop(p, signal.SIGINT)
-        time.sleep(0.3)
-    lg, lf = env.log(gen), env.log(fwd)
-    if fwd.returncode != 0:
-        raise Fail('%s exited %d:\n%s' % (kind, fwd.returncode, lf[-3000:]))
-    if kind == 'mbufx-l3fwd' and 'LEAK' in lf:
-        raise Fail('mbufx-l3fwd leaked:\n%s' % lf[-3000:])
-    if len(samples) <= RAMP:
-        raise Fail('%s: no traffic measured:\n%s\n%s' % (kind, lf[-2000:], lg[-2000:]))
-    m = TXDROP_RE.search(lg)
-    return {'samples': samples[RAMP:],
-            'gen_tx_drop': (int(m.group(1)) / max(1, int(m.group(2)))) if m else None}
+        if any(int(x) > 0 for x in PPS_RE.findall(env.log(gen))):
+            break
+        time.sleep(0.2)
+    else:
+        raise Fail('%s: no traffic within 40 s:\n%s' % (kind, env.log(fwd)[-3000:]))
+    pause(gen, fwd)
+    return fwd, gen
+
+
+def pause(*procs):
+    for p in procs:
+        os.killpg(p.pid, signal.SIGSTOP)
+
+
+def resume(*procs):
+    for p in procs:
+        os.killpg(p.pid, signal.SIGCONT)
+
+
+def turn(env, kind, fwd, gen, seconds):
+    """One turn of a pair: resumed for @p seconds, then stopped again.
+    @return samples (Mpps, generator CPU, forwarder CPU) of the testpmd
+    periods wholly inside the turn (the first print after the resume spans
+    the stop and is dropped)."""
+    seen = len(PPS_RE.findall(env.log(gen)))
+    resume(fwd, gen)
+    samples, last, dropped_first = [], None, False
+    end = time.time() + seconds
+    try:
+        while time.time() < end:
+            if fwd.poll() is not None or gen.poll() is not None:
+                raise Fail('%s: a side exited early:\n%s\n%s' % (
+                    kind, env.log(fwd)[-3000:], env.log(gen)[-3000:]))
+            pps = [int(x) for x in PPS_RE.findall(env.log(gen))]
+            if len(pps) > seen:
+                seen = len(pps)
+                now = (time.time(), cpu_seconds(gen.pid), cpu_seconds(fwd.pid))
+                if dropped_first and last is not None and None not in now + last:
+                    dt = now[0] - last[0]
+                    samples.append((pps[-1] / 1e6, (now[1] - last[1]) / dt,
+                                    (now[2] - last[2]) / dt))
+                dropped_first = True
+                last = now
+            time.sleep(0.05)
+    finally:
+        pause(gen, fwd)
+    return samples
+
+
+def run_size(env, caps, stock, case, turns, seconds):
+    """Every forwarder with its generator, taking turns of @p seconds on the
+    two CPUs (the others stopped), the order rotating every round: all see
+    the same host in the same minute. @return runs[kind] = [run dicts]."""
+    started = len(env.procs)
+    pairs = {}
+    try:
+        for kind in FORWARDERS:
+            pairs[kind] = retried(start_pair, env, caps, stock, case, kind)
+        runs = {k: [] for k in FORWARDERS}
+        for t in range(turns):
+            order = FORWARDERS[t % 3:] + FORWARDERS[:t % 3]
+            for kind in order:
+                fwd, gen = pairs[kind]
+                smp = turn(env, kind, fwd, gen, seconds)
+                runs[kind].append({'samples': smp, 'gen_tx_drop': None})
+                print('  %-5s %-12s %s Mpps' % (case, kind, ' '.join(
+                    '%.2f(%.2f/%.2f)' % x for x in smp)), flush=True)
+        for kind in FORWARDERS:
+            fwd, gen = pairs[kind]
+            resume(fwd, gen)
+            env.stop(gen, signal.SIGINT)
+            time.sleep(0.3)
+            env.stop(fwd, signal.SIGINT)
+            lg, lf = env.log(gen), env.log(fwd)
+            if fwd.returncode != 0:
+                raise Fail('%s exited %d:\n%s' % (kind, fwd.returncode, lf[-3000:]))
+            if kind == 'mbufx-l3fwd' and 'LEAK' in lf:
+                raise Fail('mbufx-l3fwd leaked:\n%s' % lf[-3000:])
+            m = TXDROP_RE.search(lg)
+            if m and runs[kind]:
+                runs[kind][-1]['gen_tx_drop'] = int(m.group(1)) / max(1, int(m.group(2)))
+            if not any(r['samples'] for r in runs[kind]):
+                raise Fail('%s: no traffic measured:\n%s' % (kind, lf[-2000:]))
+        return runs
+    finally:
+        for p in env.procs[started:]:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
+                env.stop(p, signal.SIGKILL, timeout=5)
 
 
 # Under callgrind: the function whose instructions count (the lcore loop and
@@ -266,7 +332,7 @@ def callgrind_rows(env, caps, stock, seconds, sizes):
                     for k in kinds}
             a, b = res['mbufx-l3fwd'][key], res[BASE][key]
             rows.append({
-                'case': 'vhost-user %s vs DPDK l3fwd' % label, 'metric': metric,
+                'case': 'vhost-user %s vs DPDK l3fwd, callgrind' % label, 'metric': metric,
                 'better': 'lower', 'values': vals, 'baseline': BASE,
                 'ratio': round(b / a, 3) if a else None,
                 'note': 'per forwarded frame, under valgrind --tool=callgrind (load-'
@@ -350,22 +416,16 @@ def build_stock(build):
 def bench(build, out, reps, seconds, sizes, cg_seconds, cg_sizes):
     if shutil.which('dpdk-testpmd') is None:
         raise Skip('dpdk-testpmd not found (Debian package dpdk)')
-    if not have_hugepages(900):
-        raise Skip('vhost-user/virtio-user need about 900 MiB of free 2 MiB hugepages')
+    if not have_hugepages(2400):
+        raise Skip('three vhost-user/virtio-user pairs need about 2400 MiB of free 2 MiB '
+                   'hugepages')
     stock = build_stock(build)
     env = Env(build, 'side')
     rows = []
     try:
         caps = write_captures(env)
         for case in (sizes if reps > 0 else []):
-            runs = {k: [] for k in FORWARDERS}
-            for rep in range(reps):
-                order = FORWARDERS[rep % 3:] + FORWARDERS[:rep % 3]
-                for kind in order:
-                    r = retried(run_one, env, caps, stock, case, kind, seconds)
-                    runs[kind].append(r)
-                    print('  %-5s %-12s %s Mpps' % (case, kind, ' '.join(
-                        '%.2f(%.2f/%.2f)' % s for s in r['samples'])), flush=True)
+            runs = run_size(env, caps, stock, case, reps, seconds)
             rws, stats = summarise(case, runs)
             rows += rws
             print('%s: %s' % (case, '; '.join(
@@ -385,9 +445,9 @@ def bench(build, out, reps, seconds, sizes, cg_seconds, cg_sizes):
            'title': 'mbufx-l3fwd against DPDK\'s l3fwd example on vhost-user (Mpps, higher '
                     'is better)',
            'env': {'pools': POOL_DESC, 'rounds': str(reps),
-                   'seconds per run': '%d samples of 1 s after %d s of ramp-up' % (seconds, RAMP),
-                   'order': 'interleaved, the order of the three forwarders rotates every '
-                            'round',
+                   'seconds per turn': '%d s: the samples of 1 s wholly inside it' % seconds,
+                   'order': 'interleaved in turns of %d s (SIGSTOP/SIGCONT, all three '
+                            'started once per size), the order rotating every round' % seconds,
                    'generator': 'dpdk-testpmd io, net_pcap infinite replay into virtio-user; '
                                 'frames are fresh copies of the capture (no recirculation, '
                                 'so no TTL restore needed)',
@@ -411,7 +471,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('build')
     ap.add_argument('--out', required=True)
-    ap.add_argument('--reps', type=int, default=3)
+    ap.add_argument('--reps', type=int, default=6)
     ap.add_argument('--seconds', type=int, default=5)
     ap.add_argument('--sizes', nargs='+', default=list(SIZES), choices=SIZES)
     ap.add_argument('--callgrind-seconds', type=int, default=15,
