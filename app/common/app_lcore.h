@@ -162,25 +162,34 @@ app_tx(struct app_lcore *lc, uint16_t port, struct rte_mbuf *m)
 }
 
 /*
- * Send @p n packets of a full burst straight from the caller's array (its
- * Tx buffer is empty): no copy into the buffer. Unsent packets are freed
- * and counted, as in app_tx_flush(). @return false, having sent nothing,
- * when a chain is among them and the port takes none.
+ * Send @p n packets (@p bytes in all, @p segs the OR of their nb_segs) of a
+ * full burst straight from the caller's array (its Tx buffer is empty): no
+ * copy into the buffer. Unsent packets are freed and counted, as in
+ * app_tx_flush(). @return false, having sent nothing, when a chain is among
+ * them and the port takes none.
  */
 static inline bool
-app_tx_direct(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n)
+app_tx_direct(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n,
+	      uint32_t bytes, uint16_t segs)
 {
-	uint32_t bytes = 0;
-	uint16_t i, segs = 0;
-
-	for (i = 0; i < n; i++) {
-		bytes += m[i]->pkt_len;
-		segs |= m[i]->nb_segs;
-	}
 	if (unlikely(segs > 1) && !app_port_state[port].tx_multiseg)
 		return false;
 	app_tx_send(lc, port, m, n, bytes);
 	return true;
+}
+
+/* app_tx_direct() of the first APP_TX_BURST packets of @p m, summed here. */
+static inline bool
+app_tx_direct_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m)
+{
+	uint32_t bytes = 0;
+	uint16_t i, segs = 0;
+
+	for (i = 0; i < APP_TX_BURST; i++) {
+		bytes += m[i]->pkt_len;
+		segs |= m[i]->nb_segs;
+	}
+	return app_tx_direct(lc, port, m, APP_TX_BURST, bytes, segs);
 }
 
 /**
@@ -194,8 +203,7 @@ app_tx_bulk(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n
 	struct app_txbuf *b = &lc->tx[port];
 	uint16_t i, k;
 
-	while (b->n == 0 && n >= APP_TX_BURST &&
-	       app_tx_direct(lc, port, m, APP_TX_BURST)) {
+	while (b->n == 0 && n >= APP_TX_BURST && app_tx_direct_burst(lc, port, m)) {
 		m += APP_TX_BURST;
 		n -= APP_TX_BURST;
 	}
@@ -229,11 +237,9 @@ static inline void
 app_tx_bulk_bytes(struct app_lcore *lc, uint16_t port, struct rte_mbuf **m, uint16_t n,
 		  uint32_t bytes, uint16_t segs)
 {
-	if (likely(n == APP_TX_BURST && lc->tx[port].n == 0 &&
-		   (segs == 1 || app_port_state[port].tx_multiseg))) {
-		app_tx_send(lc, port, m, n, bytes);
+	if (likely(n == APP_TX_BURST && lc->tx[port].n == 0) &&
+	    app_tx_direct(lc, port, m, n, bytes, segs))
 		return;
-	}
 	app_tx_bulk(lc, port, m, n);
 }
 

@@ -214,7 +214,7 @@ ip_fixed_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m, void *eth, uint32_t
  * @return 0 or the drop reason. */
 static __rte_always_inline unsigned int
 check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
-	   struct rte_ipv4_hdr **ipp, const bool rx_cksum)
+	   struct rte_ipv4_hdr **ipp)
 {
 	struct rte_ipv4_hdr *ip;
 	uint32_t hlen;
@@ -225,7 +225,7 @@ check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
 	*ipp = ip;
 	/* version 4 and a 20-byte header (in the frame): one compare */
 	if (likely(ip->version_ihl == RTE_IPV4_VHL_DEF))
-		return l3fwd_check4_rest(*m, ip, sizeof(*ip), rx_cksum);
+		return l3fwd_check4_rest(*m, ip, sizeof(*ip), rx->rx_cksum, false);
 	/* options: the whole header contiguous too (if the frame holds it) */
 	hlen = rte_ipv4_hdr_len(ip);
 	if (hlen > sizeof(*ip) && hlen + RTE_ETHER_HDR_LEN <= (*m)->pkt_len &&
@@ -235,7 +235,7 @@ check_ipv4(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
 		ip = rte_pktmbuf_mtod_offset(*m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 		*ipp = ip;
 	}
-	return l3fwd_check4(*m, ip, rx_cksum);
+	return l3fwd_check4(*m, ip, rx->rx_cksum);
 }
 
 static __rte_always_inline unsigned int
@@ -257,7 +257,6 @@ check_ipv6(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
 static __rte_noinline unsigned int
 classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void **l3)
 {
-	const bool sw_ptype = rx->sw_ptype, rx_cksum = rx->rx_cksum;
 	struct rte_mbuf *m = *mp;
 	struct rte_ether_hdr *eth;
 	unsigned int reason, kind;
@@ -272,7 +271,7 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 		goto dropped;
 	}
 	eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	if (sw_ptype) {
+	if (rx->sw_ptype) {
 		/* what app_ptype_parse() would say, without building a ptype */
 		kind = likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) ? PKT_V4 :
 		       eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6) ? PKT_V6 : PKT_DROPPED;
@@ -286,7 +285,7 @@ classify(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, v
 		       RTE_ETH_IS_IPV6_HDR(ptype) ? PKT_V6 : PKT_DROPPED;
 	}
 	if (likely(kind == PKT_V4))
-		reason = check_ipv4(rx, mp, eth, (struct rte_ipv4_hdr **)l3, rx_cksum);
+		reason = check_ipv4(rx, mp, eth, (struct rte_ipv4_hdr **)l3);
 	else if (kind == PKT_V6)
 		reason = check_ipv6(rx, mp, eth, (struct rte_ipv6_hdr **)l3);
 	else
@@ -323,7 +322,7 @@ classify_v4(const struct l3fwd_ctx *c, const struct rte_mbuf *m, const bool sw_p
 		return NULL;
 	}
 	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF) ||
-	    unlikely(l3fwd_check4_tail(m, ip, sizeof(*ip), rx_cksum, true) != 0))
+	    unlikely(l3fwd_check4_rest(m, ip, sizeof(*ip), rx_cksum, true) != 0))
 		return NULL;
 	return ip;
 }

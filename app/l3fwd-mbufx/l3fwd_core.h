@@ -29,10 +29,9 @@
  *      Every input mbuf is consumed: either freed and counted in
  *      ctx.drop[reason] (the return value is how many), or handed back in
  *      out.m[0 .. out.n) with its output port in out.port[] (multicast:
- *      one entry per copy), their bytes in out.bytes, out.segs == 1 when
- *      none is a chain, and out.port_or ==
- *      out.port_and when they all go to one port. The caller sends or frees
- *      those.
+ *      one entry per copy), with their bytes (out.bytes), out.segs == 1
+ *      when none is a chain, and out.port_or == out.port_and when all go
+ *      to one port. The caller sends or frees those.
  *   4. l3fwd_ctx_free(&ctx); l3fwd_tables_free().
  *
  * The burst is processed in three passes so that each step works on many

@@ -55,6 +55,16 @@ l3fwd_martian4(rte_be32_t src_be, rte_be32_t dst_be, const bool unicast)
 		 (L3FWD_MARTIAN_DST | (unicast ? L3FWD_MCAST_DST : 0)))) != 0;
 }
 
+/* A 32-bit word at p, zero-extended. */
+static inline uint64_t
+l3fwd_ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));	/* one unaligned load, no array on the stack */
+	return v;
+}
+
 /*
  * True when the IPv4 header checksum is right, i.e. when the one's
  * complement sum of the header's 16-bit words is 0xffff. That sum folds the
@@ -67,15 +77,6 @@ l3fwd_martian4(rte_be32_t src_be, rte_be32_t dst_be, const bool unicast)
  * modulo 0xffff. The compiler tests "s % 0xffff == 0" with a multiply and a
  * compare: no folding.
  */
-static inline uint64_t
-l3fwd_ld32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));	/* one unaligned load, no array on the stack */
-	return v;
-}
-
 static inline bool
 l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
 {
@@ -97,7 +98,7 @@ l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
  * fails too (as a martian: the caller of that variant only needs a no).
  */
 static __rte_always_inline unsigned int
-l3fwd_check4_tail(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t hlen,
+l3fwd_check4_rest(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t hlen,
 		  bool port_cksum, const bool unicast)
 {
 	const uint32_t l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
@@ -122,14 +123,6 @@ l3fwd_check4_tail(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint3
 	return 0;
 }
 
-/* l3fwd_check4_tail() for every destination. */
-static __rte_always_inline unsigned int
-l3fwd_check4_rest(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint32_t hlen,
-		  bool port_cksum)
-{
-	return l3fwd_check4_tail(m, ip, hlen, port_cksum, false);
-}
-
 /** @return 0, or the l3fwd_drop reason of an IPv4 packet at offset 14 of @p m. */
 static inline unsigned int
 l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_cksum)
@@ -145,8 +138,8 @@ l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_
 	if (unlikely(hlen > l3_len))
 		return L3FWD_DROP_TRUNCATED;
 	if (likely(hlen == sizeof(struct rte_ipv4_hdr)))
-		return l3fwd_check4_rest(m, ip, sizeof(struct rte_ipv4_hdr), port_cksum);
-	return l3fwd_check4_rest(m, ip, hlen, port_cksum);
+		return l3fwd_check4_rest(m, ip, sizeof(struct rte_ipv4_hdr), port_cksum, false);
+	return l3fwd_check4_rest(m, ip, hlen, port_cksum, false);
 }
 
 /**
