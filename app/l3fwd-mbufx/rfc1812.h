@@ -18,6 +18,7 @@
 #ifndef L3FWD_RFC1812_H
 #define L3FWD_RFC1812_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
@@ -43,16 +44,33 @@ static const uint8_t l3fwd_martian4_tbl[256] = {
 	[240 ... 255] = L3FWD_MARTIAN_SRC | L3FWD_MARTIAN_DST,
 };
 
-/* A martian source or destination; with @p unicast, a multicast destination
- * too. */
+/*
+ * A martian source or destination; with @p unicast, a multicast destination
+ * too. Every first byte the table marks is a martian source, and with
+ * multicast destinations refused the refused destinations are the same
+ * set: the unicast test is one OR of two lookups.
+ */
 static __rte_always_inline bool
 l3fwd_martian4(rte_be32_t src_be, rte_be32_t dst_be, const bool unicast)
 {
 	const uint8_t *s = (const uint8_t *)&src_be, *d = (const uint8_t *)&dst_be;
 
+	if (unicast)
+		return (l3fwd_martian4_tbl[s[0]] | l3fwd_martian4_tbl[d[0]]) != 0;
 	return ((l3fwd_martian4_tbl[s[0]] & L3FWD_MARTIAN_SRC) |
-		(l3fwd_martian4_tbl[d[0]] &
-		 (L3FWD_MARTIAN_DST | (unicast ? L3FWD_MCAST_DST : 0)))) != 0;
+		(l3fwd_martian4_tbl[d[0]] & L3FWD_MARTIAN_DST)) != 0;
+}
+
+/* A big-endian 16-bit field in host order, without the inline asm of
+ * rte_be_to_cpu_16() (which keeps the compiler from folding the swap). */
+static inline uint16_t
+l3fwd_be16(rte_be16_t v)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return __builtin_bswap16(v);
+#else
+	return v;
+#endif
 }
 
 /* A 32-bit word at p, zero-extended. */
@@ -65,17 +83,29 @@ l3fwd_ld32(const uint8_t *p)
 	return v;
 }
 
+/* A 64-bit word at p. */
+static inline uint64_t
+l3fwd_ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /*
  * True when the IPv4 header checksum is right, i.e. when the one's
  * complement sum of the header's 16-bit words is 0xffff. That sum folds the
  * plain integer sum S of the words modulo 0xffff (2^16 = 1 there), so it is
  * 0xffff exactly when S is a non-zero multiple of 0xffff. The 20-byte header
- * (the common case) is read as five 32-bit words, whose plain sum s (no
- * carry can be lost in 64 bits) is congruent to S modulo 0xffff, byte order
- * aside: a 32-bit word is its two 16-bit halves modulo 0xffff, and a
- * byte-swapped 16-bit word is 256 times itself, 256 being invertible
- * modulo 0xffff. The compiler tests "s % 0xffff == 0" with a multiply and a
- * compare: no folding.
+ * (the common case) is read as two 64-bit words and one 32-bit word, whose
+ * sum s with each carry out of bit 63 added back in (2^64 is 1 modulo
+ * 0xffff) is congruent to S modulo 0xffff, byte order aside: a 64- or
+ * 32-bit word is its 16-bit parts modulo 0xffff, and a byte-swapped 16-bit
+ * word is 256 times itself, 256 being invertible modulo 0xffff. The
+ * compiler tests "s % 0xffff == 0" with a multiply and a compare: no
+ * folding. S is never 0 here: the caller has checked the version (4), so
+ * the first byte is not 0.
  */
 static inline bool
 l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
@@ -85,9 +115,14 @@ l3fwd_cksum4_ok(const struct rte_ipv4_hdr *ip, uint32_t hlen)
 
 	if (unlikely(hlen != sizeof(*ip)))
 		return rte_ipv4_cksum(ip) == 0;
-	s = l3fwd_ld32(p) + l3fwd_ld32(p + 4) + l3fwd_ld32(p + 8) + l3fwd_ld32(p + 12) +
-	    l3fwd_ld32(p + 16);
-	return s % 0xffff == 0 && s != 0;
+	/* two 64-bit words and one 32-bit word, the carries added back in
+	 * (2^64 is 1 modulo 0xffff too) */
+	s = l3fwd_ld64(p);
+	s += l3fwd_ld64(p + 8);
+	s += s < l3fwd_ld64(p + 8);
+	s += l3fwd_ld32(p + 16);
+	s += s < l3fwd_ld32(p + 16);
+	return s % 0xffff == 0;
 }
 
 /*
@@ -102,7 +137,7 @@ l3fwd_check4_rest(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, uint3
 		  bool port_cksum, const bool unicast)
 {
 	const uint32_t l3_len = m->pkt_len - RTE_ETHER_HDR_LEN;
-	const uint32_t total = rte_be_to_cpu_16(ip->total_length);
+	const uint32_t total = l3fwd_be16(ip->total_length);
 
 	/* hlen <= total <= l3_len in one unsigned compare (hlen <= l3_len) */
 	if (unlikely(total - hlen > l3_len - hlen))
@@ -143,8 +178,8 @@ l3fwd_check4(const struct rte_mbuf *m, const struct rte_ipv4_hdr *ip, bool port_
 }
 
 /**
- * Decrement the TTL and update the checksum incrementally (RFC 1624, eqn. 3).
- * @return the new TTL.
+ * Decrement the TTL (at least 1: checked before) and update the checksum
+ * incrementally (RFC 1624, eqn. 3). @return the new TTL.
  */
 static inline uint8_t
 l3fwd_ttl_dec4(struct rte_ipv4_hdr *ip)
@@ -157,10 +192,30 @@ l3fwd_ttl_dec4(struct rte_ipv4_hdr *ip)
 	 * Computed on the word as loaded (one's complement sums commute with
 	 * the byte swap).
 	 */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	/*
+	 * TTL, protocol and checksum are one 32-bit word w = TTL | proto << 8
+	 * | hc << 16, hc being the checksum as loaded, for which HC + 0x100 is
+	 * hc + 1. One addition does both: w - 1 + 0x10000 (the TTL is at
+	 * least 1, so no borrow reaches the protocol), plus the end-around
+	 * carry 0x10000 when hc + 1 >= 0xffff, i.e. hc >= 0xfffe; the carry
+	 * out of bit 31 is the one's complement 0xffff -> 0 wrap.
+	 */
+	uint8_t *p = (uint8_t *)ip + offsetof(struct rte_ipv4_hdr, time_to_live);
+	uint32_t w;
+
+	RTE_BUILD_BUG_ON(offsetof(struct rte_ipv4_hdr, hdr_checksum) !=
+			 offsetof(struct rte_ipv4_hdr, time_to_live) + 2);
+	memcpy(&w, p, sizeof(w));
+	w += 0xffff + (w >= 0xfffe0000u ? 0x10000u : 0);
+	memcpy(p, &w, sizeof(w));
+	return (uint8_t)w;
+#else
 	uint32_t sum = (uint32_t)ip->hdr_checksum + rte_cpu_to_be_16(0x0100);
 
 	ip->hdr_checksum = (rte_be16_t)(sum + (sum >= 0xffff));
 	return --ip->time_to_live;
+#endif
 }
 
 static inline bool
