@@ -265,6 +265,12 @@ typedef void (*app_burst_fn_t)(struct app_lcore *lc, uint16_t port,
 
 /** app_lcore_run() flag: the main lcore also polls the benchmark generator. */
 #define APP_LOOP_GEN 1u
+/**
+ * app_lcore_run() flag: the burst function counts each burst's received
+ * bytes (lc->ctr[port].rx_bytes) and chains (lc->rx_multiseg) itself, from
+ * a pass over the packets it makes anyway; the loop counts packets only.
+ */
+#define APP_LOOP_RX_COUNTED 2u
 
 /**
  * The polling loop of the calling lcore (app_lcore_idle() if it has no Rx
@@ -308,15 +314,17 @@ app_lcore_run(app_burst_fn_t fn, unsigned int flags)
 			n = rte_eth_rx_burst(port, lc->rxq[i].queue, pkts, burst);
 			if (n == 0)
 				continue;
-			for (j = 0; j < n; j++) {
-				bytes += pkts[j]->pkt_len;
-				segs |= pkts[j]->nb_segs;
-			}
-			if (unlikely(segs > 1))		/* a chain among them */
-				for (j = 0; j < n; j++)
-					lc->rx_multiseg += pkts[j]->nb_segs > 1;
 			lc->ctr[port].rx_pkts += n;
-			lc->ctr[port].rx_bytes += bytes;
+			if (!(flags & APP_LOOP_RX_COUNTED)) {
+				for (j = 0; j < n; j++) {
+					bytes += pkts[j]->pkt_len;
+					segs |= pkts[j]->nb_segs;
+				}
+				if (unlikely(segs > 1))		/* a chain among them */
+					for (j = 0; j < n; j++)
+						lc->rx_multiseg += pkts[j]->nb_segs > 1;
+				lc->ctr[port].rx_bytes += bytes;
+			}
 			fn(lc, port, pkts, n);
 			work = true;
 		}

@@ -117,7 +117,7 @@ struct out_acc {
 static __rte_always_inline void
 out_add(struct l3fwd_out *out, struct out_acc *a, uint16_t port, struct rte_mbuf *m)
 {
-	out->m[a->n] = m;
+	out->buf[a->n] = m;
 	out->port[a->n] = port;
 	a->n++;
 	a->port_or |= port;
@@ -129,6 +129,7 @@ out_add(struct l3fwd_out *out, struct out_acc *a, uint16_t port, struct rte_mbuf
 static __rte_always_inline void
 out_done(struct l3fwd_out *out, const struct out_acc *a)
 {
+	out->m = out->buf;
 	out->n = a->n;
 	out->port_or = a->port_or;
 	out->port_and = a->port_and;
@@ -515,13 +516,43 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 }
 
 /*
+ * Pass 3 of the usual burst from packet k on, out of line: the packets
+ * before k were rewritten in place to out->port[0 .. k) (the unicast loop
+ * of process_burst() stopped at k: no route, a shared packet or an
+ * encapsulation). @return the drops.
+ */
+static __rte_noinline uint16_t
+forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
+	     uint16_t k, uint16_t n, void *const *l3, const uint32_t *idx,
+	     struct l3fwd_out *out)
+{
+	struct out_acc acc = OUT_ACC_INIT;
+	uint16_t i, dropped = 0;
+	unsigned int reason;
+
+	for (i = 0; i < k; i++)
+		out_add(out, &acc, out->port[i], pkts[i]);
+	for (; i < n; i++) {
+		reason = forward(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc, true);
+		if (unlikely(reason != 0)) {
+			drop(c, reason, pkts[i]);
+			dropped++;
+		}
+	}
+	out_done(out, &acc);
+	return dropped;
+}
+
+/*
  * One burst, with the port's classification (sw_ptype) and checksum
  * (rx_cksum) modes as constants. Pass 1 runs the common case alone
- * (classify_v4(), the packet data PREFETCH_AHEAD on prefetched); when it
- * took every packet and the lookup is LPM (the usual burst), passes 2 and 3
- * follow here, four LPM lookups at a time and the unicast rewrite, with no
- * per-packet kind or index indirection. Any other burst goes on in
- * process_rest().
+ * (classify_v4(), the packet data PREFETCH_AHEAD on prefetched) and sums
+ * the burst's bytes and nb_segs; when it took every packet and the lookup
+ * is LPM (the usual burst), passes 2 and 3 follow here, four LPM lookups at
+ * a time and the unicast rewrite in place, with no per-packet kind or index
+ * indirection and no output array: pkts is the output. A packet that is
+ * not rewritten in place sends the rest of pass 3 to forward_rest(); any
+ * other burst goes on in process_rest().
  */
 static __rte_always_inline uint16_t
 process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
@@ -529,31 +560,34 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 {
 	void *l3[L3FWD_BURST_MAX];
 	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
+	const struct l3fwd_hop *hops = c->hop;
+	uint64_t *nh_pkts = c->nh_pkts;
 	struct rte_ipv4_hdr *ip;
-	struct out_acc acc = OUT_ACC_INIT;
-	uint16_t i, dropped = 0;
-	unsigned int reason;
+	uint16_t i, segs = 0, port_or = 0, port_and = UINT16_MAX;
+	uint32_t bytes = 0;
 	bool rest = false;
 
 	/* a longer burst would overrun the arrays: a bug in the caller */
 	RTE_VERIFY(n <= L3FWD_BURST_MAX);
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-#define PASS1_ONE(i) do {							\
-		ip = classify_v4(c, pkts[i], sw_ptype, rx_cksum);		\
-		l3[i] = ip;							\
-		if (likely(ip != NULL))						\
-			dst[i] = rte_be_to_cpu_32(ip->dst_addr);		\
-		else								\
-			rest = true;						\
-	} while (0)
+#define PASS1_ONE(i) do {									bytes += pkts[i]->pkt_len;							segs |= pkts[i]->nb_segs;							ip = classify_v4(c, pkts[i], sw_ptype, rx_cksum);				l3[i] = ip;									if (likely(ip != NULL))									dst[i] = rte_be_to_cpu_32(ip->dst_addr);				else											rest = true;							} while (0)
 	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		/* where the data of a received packet starts: a hint, so the
+		 * actual data_off need not be read */
+		rte_prefetch0((uint8_t *)pkts[i + PREFETCH_AHEAD]->buf_addr +
+			      RTE_PKTMBUF_HEADROOM);
 		PASS1_ONE(i);
 	}
 	for (; i < n; i++)
 		PASS1_ONE(i);
 #undef PASS1_ONE
+	/* the input's counts, before anything is freed or changed */
+	out->rx_bytes = bytes;
+	out->rx_chains = 0;
+	if (unlikely(segs > 1))
+		for (i = 0; i < n; i++)
+			out->rx_chains += pkts[i]->nb_segs > 1;
 	if (unlikely(rest) || c->lookup != L3FWD_LOOKUP_LPM)
 		return process_rest(c, rx, pkts, n, out, l3, dst);
 	/* all IPv4 unicast, in order: idx[i] is packet i's */
@@ -565,15 +599,33 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 	}
 	for (; i < n; i++)
 		idx[i] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
+	/* rewrite in place: TTL, checksum, both MACs; pkts is the output */
 	for (i = 0; i < n; i++) {
-		reason = forward(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc, true);
-		if (unlikely(reason != 0)) {
-			drop(c, reason, pkts[i]);
-			dropped++;
-		}
+		const uint32_t nh = idx[i];	/* once: the stores below may alias */
+		const struct l3fwd_hop *hop;
+
+		/* no route, a shared packet (fuzz_fwd feeds clones), or an
+		 * encapsulation: forward_rest() from here */
+		if (unlikely(nh == L3FWD_NO_ROUTE) || unlikely(!mbufx_seg_writable(pkts[i])))
+			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
+		hop = &hops[nh];
+		if (unlikely(hop->encap != L3FWD_ENCAP_NONE))
+			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
+		ip = l3[i];
+		l3fwd_ttl_dec4(ip);
+		memcpy((uint8_t *)ip - RTE_ETHER_HDR_LEN, hop->eth, sizeof(hop->eth));
+		nh_pkts[nh]++;
+		out->port[i] = hop->port;
+		port_or |= hop->port;
+		port_and &= hop->port;
 	}
-	out_done(out, &acc);
-	return dropped;
+	out->m = pkts;
+	out->n = n;
+	out->port_or = port_or;
+	out->port_and = port_and;
+	out->bytes = bytes;
+	out->segs = segs;
+	return 0;
 }
 
 uint16_t

@@ -31,6 +31,9 @@ l3fwd_burst(struct app_lcore *lc, uint16_t port, struct rte_mbuf **pkts, uint16_
 	uint16_t i, j;
 
 	lc->ctr[port].drop += l3fwd_process_burst(&x->ctx, &x->rx[port], pkts, n, out);
+	/* APP_LOOP_RX_COUNTED: pass 1 summed them */
+	lc->ctr[port].rx_bytes += out->rx_bytes;
+	lc->rx_multiseg += out->rx_chains;
 	/* the usual burst: all to one port, bytes already counted */
 	if (likely(out->port_or == out->port_and)) {
 		if (out->n != 0)
@@ -51,8 +54,8 @@ l3fwd_lcore_main(void *arg __rte_unused)
 {
 	/* --bench-gen: the software NIC in the main lcore's loop, else not there */
 	if (l3fwd.bench_gen != 0)
-		return app_lcore_run(l3fwd_burst, APP_LOOP_GEN);
-	return app_lcore_run(l3fwd_burst, 0);
+		return app_lcore_run(l3fwd_burst, APP_LOOP_GEN | APP_LOOP_RX_COUNTED);
+	return app_lcore_run(l3fwd_burst, APP_LOOP_RX_COUNTED);
 }
 
 int

@@ -31,7 +31,8 @@
  *      out.m[0 .. out.n) with its output port in out.port[] (multicast:
  *      one entry per copy), with their bytes (out.bytes), out.segs == 1
  *      when none is a chain, and out.port_or == out.port_and when all go
- *      to one port. The caller sends or frees those.
+ *      to one port. The caller sends or frees those (out.m may be pkts
+ *      itself). out.rx_bytes and out.rx_chains count the input burst.
  *   4. l3fwd_ctx_free(&ctx); l3fwd_tables_free().
  *
  * The burst is processed in three passes so that each step works on many
@@ -52,7 +53,12 @@
  * indirections and without a multicast test; any other burst goes on out
  * of line, through the general classifier for the packets the short path
  * left. The output's count, bytes, chain and one-port summaries are kept in
- * registers during the burst and written once at its end.
+ * registers during the burst and written once at its end. When every
+ * packet of the short path is rewritten in place (no drop, no
+ * encapsulation: the usual burst), the output is the input array itself,
+ * its bytes and chains those pass 1 summed: the rewrite loop stores only
+ * the output ports. At the first packet that is not, the rest of the burst
+ * goes on out of line, into the output's own array.
  */
 
 #ifndef L3FWD_CORE_H
@@ -113,6 +119,7 @@ struct l3fwd_ctx {
  * Output of one burst: packets and their output ports, in order, with what
  * the caller needs to send them without another pass: their bytes, and
  * whether they all go to one port (port_or == port_and: all to port[0]).
+ * Also what the caller counts of the input burst, summed on the way.
  */
 struct l3fwd_out {
 	uint16_t n;
@@ -120,8 +127,16 @@ struct l3fwd_out {
 	uint16_t port_and;		/**< AND of port[0 .. n) (all ones when n is 0) */
 	uint32_t bytes;			/**< sum of m[i]->pkt_len */
 	uint16_t segs;			/**< OR of m[i]->nb_segs (1: no chain) */
+	uint16_t rx_chains;		/**< input packets that were chains */
+	uint32_t rx_bytes;		/**< sum of the input packets' pkt_len */
+	/**
+	 * The packets: the caller's own pkts array when every packet was
+	 * forwarded in place, unicast (the usual burst: nothing copied), else
+	 * buf. Valid until the next call or until pkts is reused.
+	 */
+	struct rte_mbuf **m;
 	uint16_t port[L3FWD_OUT_MAX];
-	struct rte_mbuf *m[L3FWD_OUT_MAX];
+	struct rte_mbuf *buf[L3FWD_OUT_MAX];
 };
 
 /**

@@ -336,7 +336,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint16_t port = pb % NB_PORTS, n = 0, dropped, nout, i;
 	struct rte_mbuf *pkts[MAX_PKTS], *m;
 	const char *why = NULL;
-	uint32_t out_bytes;
+	uint32_t out_bytes, in_bytes;
+	uint16_t in_chains;
 	uint64_t d0;
 	int at;
 
@@ -386,8 +387,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		c->front_flags = flags & 0x10 ? APP_FRONT_CHAIN : 0;
 		c->max_frame = flags & 0x20 ? 9600 - RTE_ETHER_CRC_LEN :
 			RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN;
+		in_bytes = 0;
+		in_chains = 0;
+		for (i = 0; i < n; i++) {
+			in_bytes += pkts[i]->pkt_len;
+			in_chains += pkts[i]->nb_segs > 1;
+		}
 		d0 = sum(drop3, RTE_DIM(drop3));
 		dropped = l3fwd_process_burst(c, &rx, pkts, n, &out3);
+		FUZZ_CHECK(out3.rx_bytes == in_bytes && out3.rx_chains == in_chains,
+			   "input %u bytes %u chains, %u and %u said", in_bytes, in_chains,
+			   out3.rx_bytes, out3.rx_chains);
 		FUZZ_CHECK(sum(drop3, RTE_DIM(drop3)) - d0 == dropped, "drops not counted");
 		nout = out3.n;
 		FUZZ_CHECK(nout + dropped >= n && nout <= n * L3FWD_MAX_MCAST_PORTS,
