@@ -571,7 +571,16 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 	RTE_VERIFY(n <= L3FWD_BURST_MAX);
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-#define PASS1_ONE(i) do {									bytes += pkts[i]->pkt_len;							segs |= pkts[i]->nb_segs;							ip = classify_v4(c, pkts[i], sw_ptype, rx_cksum);				l3[i] = ip;									if (likely(ip != NULL))									dst[i] = rte_be_to_cpu_32(ip->dst_addr);				else											rest = true;							} while (0)
+#define PASS1_ONE(i) do {						\
+		bytes += pkts[i]->pkt_len;				\
+		segs |= pkts[i]->nb_segs;				\
+		ip = classify_v4(c, pkts[i], sw_ptype, rx_cksum);	\
+		l3[i] = ip;						\
+		if (likely(ip != NULL))					\
+			dst[i] = rte_be_to_cpu_32(ip->dst_addr);	\
+		else							\
+			rest = true;					\
+	} while (0)
 	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
 		/* where the data of a received packet starts: a hint, so the
 		 * actual data_off need not be read */
