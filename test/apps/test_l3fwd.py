@@ -339,6 +339,56 @@ def case_encap(env):
             check(s['linearised'] == n_encap, 'linearised %d', s['linearised'])
 
 
+REST_V4 = '''# plain routes to three ports, two encapsulating ones
+R198.18.1.0/24 1 vlan 100:3
+R198.18.4.0/24 1 gre 10.0.0.1 10.0.0.3
+R198.18.5.0/24 2
+R198.18.6.0/24 3
+R198.18.7.0/24 1
+'''
+
+
+def case_inplace_rest(env):
+    """IPv4-only bursts through the in-place rewrite: all plain (the received array is
+    the output, split by port), and with an encapsulating route and an unrouted frame
+    in the middle (the rest of the burst handed over): exact frames, order, byte
+    counters."""
+    r4 = env.path('rest4.cfg')
+    with open(r4, 'w') as f:
+        f.write(REST_V4)
+    plain = [frame4('198.18.%d.%d' % (net, i), size)
+             for i, (net, size) in enumerate(((5, 60), (6, 200), (7, 60), (5, 1514)) * 3)]
+    mixed = [frame4('198.18.5.1', 60), frame4('198.18.6.2', 300),
+             frame4('198.18.1.3', 60),              # VLAN: hands the rest over
+             frame4('198.18.5.4', 60), frame4('10.1.1.1', 60),    # no route
+             frame4('198.18.4.5', 128), frame4('198.18.7.6', 1514)]
+    enc = {1: ('vlan', 100 | 3 << 13), 4: ('gre', '10.0.0.1', '10.0.0.3')}
+    port_of = {1: 1, 4: 1, 5: 2, 6: 3, 7: 1}
+    for tag, inp, unrouted in (('plain', plain, 0), ('mixed', mixed, 1)):
+        s, out, _ = run_l3fwd(env, {0: inp}, 4, ['--rule_ipv4', r4], tag=tag)
+        macs = port_macs(s)
+        want = {p: [] for p in range(4)}
+        for f in inp:
+            net = f[14 + 18]
+            if f[14 + 16] != 198:
+                continue
+            port = port_of[net]
+            want[port].append(encapsulated(f, port, macs, *enc[net]) if net in enc
+                              else routed(f, port, macs))
+        for p in want:
+            compare_frames(out[p], want[p], '%s: port %d' % (tag, p))
+        check(drops(s) == ({'no_route': 1} if unrouted else {}), '%s: drops %s', tag,
+              drops(s))
+        rx = s['ports'][0]
+        check((rx['rx_pkts'], rx['rx_bytes']) == (len(inp), sum(len(f) for f in inp)),
+              '%s: rx %d pkts %d bytes', tag, rx['rx_pkts'], rx['rx_bytes'])
+        sent = sum(s['ports'][p]['tx_pkts'] for p in range(4))
+        sent_bytes = sum(s['ports'][p]['tx_bytes'] for p in range(4))
+        check(sent == sum(len(w) for w in want.values()) and
+              sent_bytes == sum(len(f) for w in want.values() for f in w),
+              '%s: tx %d pkts %d bytes', tag, sent, sent_bytes)
+
+
 def case_mcast(env):
     """Multicast routes to port lists: one copy per port (not the input port), group MACs."""
     rules = env.path('mc.cfg')
@@ -761,6 +811,7 @@ CASES = {
     'ipv6': case_ipv6,
     'em': case_em,
     'encap': case_encap,
+    'inplace_rest': case_inplace_rest,
     'mcast': case_mcast,
     'malformed': case_malformed,
     'jumbo': case_jumbo,
