@@ -126,10 +126,12 @@ out_add(struct l3fwd_out *out, struct out_acc *a, uint16_t port, struct rte_mbuf
 	a->segs |= m->nb_segs;
 }
 
+/* The output is @p m (out->buf, or the input array rewritten in place) with
+ * the summaries in @p a. */
 static __rte_always_inline void
-out_done(struct l3fwd_out *out, const struct out_acc *a)
+out_done(struct l3fwd_out *out, const struct out_acc *a, struct rte_mbuf **m)
 {
-	out->m = out->buf;
+	out->m = m;
 	out->n = a->n;
 	out->port_or = a->port_or;
 	out->port_and = a->port_and;
@@ -456,6 +458,21 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 	return 0;
 }
 
+/* forward(), and a packet it refuses dropped and counted: @return 1 when
+ * dropped, else 0. */
+static __rte_always_inline uint16_t
+forward_or_drop(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp,
+		void *l3, bool v6, uint32_t nh_idx, struct l3fwd_out *out,
+		struct out_acc *acc, const bool unicast)
+{
+	unsigned int reason = forward(c, rx, mp, l3, v6, nh_idx, out, acc, unicast);
+
+	if (likely(reason == 0))
+		return 0;
+	drop(c, reason, *mp);
+	return 1;
+}
+
 /*
  * Passes 1 to 3 of a burst that the common first pass did not take whole:
  * l3[i] is the IPv4 header of every packet classify_v4() took (its
@@ -471,7 +488,6 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 	uint8_t kind[L3FWD_BURST_MAX];
 	uint16_t i, dropped = 0, n4 = 0, n6 = 0;
 	struct out_acc acc = OUT_ACC_INIT;
-	unsigned int reason;
 
 	for (i = 0; i < n; i++) {
 		if (l3[i] != NULL) {
@@ -492,7 +508,7 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 		at[n4++] = i;
 	}
 	if (dropped == n) {
-		out_done(out, &acc);
+		out_done(out, &acc, out->buf);
 		return dropped;
 	}
 	/* pass 2: route lookups */
@@ -502,16 +518,11 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 		lookup_em(c, pkts, l3, kind, n, idx);
 	/* pass 3: rewrite and hand out */
 	for (i = 0; i < n; i++) {
-		if (kind[i] == PKT_DROPPED)
-			continue;
-		reason = forward(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6, idx[i], out, &acc,
-				 false);
-		if (unlikely(reason != 0)) {
-			drop(c, reason, pkts[i]);
-			dropped++;
-		}
+		if (kind[i] != PKT_DROPPED)
+			dropped += forward_or_drop(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6,
+						   idx[i], out, &acc, false);
 	}
-	out_done(out, &acc);
+	out_done(out, &acc, out->buf);
 	return dropped;
 }
 
@@ -528,18 +539,13 @@ forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 {
 	struct out_acc acc = OUT_ACC_INIT;
 	uint16_t i, dropped = 0;
-	unsigned int reason;
 
 	for (i = 0; i < k; i++)
 		out_add(out, &acc, out->port[i], pkts[i]);
-	for (; i < n; i++) {
-		reason = forward(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc, true);
-		if (unlikely(reason != 0)) {
-			drop(c, reason, pkts[i]);
-			dropped++;
-		}
-	}
-	out_done(out, &acc);
+	for (; i < n; i++)
+		dropped += forward_or_drop(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc,
+					   true);
+	out_done(out, &acc, out->buf);
 	return dropped;
 }
 
@@ -564,6 +570,7 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 	uint64_t *nh_pkts = c->nh_pkts;
 	struct rte_ipv4_hdr *ip;
 	uint16_t i, segs = 0, port_or = 0, port_and = UINT16_MAX;
+	struct out_acc acc;
 	uint32_t bytes = 0;
 	bool rest = false;
 
@@ -628,12 +635,9 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 		port_or |= hop->port;
 		port_and &= hop->port;
 	}
-	out->m = pkts;
-	out->n = n;
-	out->port_or = port_or;
-	out->port_and = port_and;
-	out->bytes = bytes;
-	out->segs = segs;
+	acc = (struct out_acc){ .bytes = bytes, .n = n, .port_or = port_or,
+				.port_and = port_and, .segs = segs };
+	out_done(out, &acc, pkts);
 	return 0;
 }
 
