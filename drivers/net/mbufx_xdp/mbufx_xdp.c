@@ -5,6 +5,11 @@
 /*
  * net_mbufx_xdp: an AF_XDP ethdev whose receive path is mbufx late attach.
  *
+ * Files: mbufx_xdp.c the ethdev glue (devargs, ops, bursts and the kick
+ * policy, probe); mbufx_xdp_sock.c interface ioctls, the XDP program and the
+ * sockets; mbufx_xdp_rx.c and mbufx_xdp_tx.c the receive and transmit cores,
+ * without a socket; mbufx_xdp_ring.h the rings shared with the kernel.
+ *
  * Developer note
  * --------------
  * One AF_XDP socket per queue pair (queue i = interface queue
@@ -76,29 +81,9 @@
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 
-#include "mbufx_xdp_rx.h"
-
-#ifndef SOL_XDP
-#define SOL_XDP 283
-#endif
-#ifndef AF_XDP
-#define AF_XDP 44
-#endif
-#ifndef SO_PREFER_BUSY_POLL
-#define SO_PREFER_BUSY_POLL 69
-#endif
-#ifndef SO_BUSY_POLL_BUDGET
-#define SO_BUSY_POLL_BUDGET 70
-#endif
+#include "mbufx_xdp.h"
 
 RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
-#define XDP_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, mbufx_xdp_logtype, "mbufx_xdp: " fmt "\n", \
-		##__VA_ARGS__)
-
-/* The embedded XDP object (generated from mbufx_xdp_kern.c). */
-extern const unsigned char mbufx_xdp_bpf_obj[];
-extern const unsigned int mbufx_xdp_bpf_obj_len;
 
 #define ARG_IFACE "iface"
 #define ARG_START_QUEUE "start_queue"
@@ -107,92 +92,8 @@ extern const unsigned int mbufx_xdp_bpf_obj_len;
 #define ARG_BUSY_BUDGET "busy_budget"
 #define ARG_TX_KICK_US "tx_kick_us"
 
-#define MAX_QUEUES 64
-#define DESC_MIN 64
-#define DESC_MAX 8192
-#define DESC_DEFAULT 1024
-#define RX_BATCH 64		/* descriptors converted per step */
-#define REFILL_THRESH 32	/* refill once this many buffers were taken */
-#define REFILL_IDLE 8		/* ... or this many, on a poll that found none */
-#define TX_KICK_BATCH 32	/* copy mode transmits this many per sendto() */
-#define TX_COMP_BATCH 32	/* drain completions once this many are out */
-#define TX_COPY (1u << 31)	/* eth_tx_burst: this frame is copied */
-#define TX_KICK_US_DEFAULT 16	/* deferral of a kick for a short burst */
-#define BIND_RETRY_MS 1000
-#define L2_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
-
-enum xdp_mode { MODE_AUTO, MODE_COPY, MODE_ZC };
-static const char * const mode_names[] = {
+const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
 	[MODE_AUTO] = "auto", [MODE_COPY] = "copy", [MODE_ZC] = "zc",
-};
-
-struct xdp_txq;
-
-struct xdp_rxq {
-	struct mbufx_xdp_rxq core;	/* receive core, fill ring inside */
-	struct mbufx_xdp_ring rx;
-	struct xdp_pmd *pmd;
-	int fd;				/* -1 while stopped */
-	int busy_poll;
-	int zc;				/* bound in zero-copy mode */
-	int set_up;			/* core initialised */
-	uint16_t qid;
-	uint32_t nb_desc;
-	uint32_t taken;			/* RX descriptors consumed since refill */
-	uint64_t polls;			/* rx_burst calls: the port is polled */
-	uint64_t idle_kicks;		/* deferred TX kicks issued from here */
-	uint64_t idle_kick_next;	/* TSC: no idle kick before */
-	struct xdp_statistics kbase;	/* kernel counters of closed sockets */
-	struct xdp_statistics kreset;	/* kernel counters at stats reset */
-};
-
-struct xdp_tx_stats {
-	uint64_t packets;
-	uint64_t bytes;
-	uint64_t errors;	/* dropped: too long, empty */
-	uint64_t zc;		/* packets sent zero-copy */
-	uint64_t copied;	/* packets copied into UMEM buffers */
-	uint64_t copy_nobuf;	/* bursts cut short: no buffer to copy into */
-	uint64_t kicks;
-	uint64_t kicks_deferred;	/* bursts whose kick waited for more */
-	uint64_t kick_errors;
-	uint64_t recycled;	/* completions handed to the Rx recycle ring */
-	uint64_t to_pool;	/* completions put to the pool */
-	uint64_t comp_mismatch;	/* completion address not the expected one */
-};
-
-struct xdp_txq {
-	struct mbufx_xdp_ring tx;
-	struct mbufx_xdp_ring cq;
-	struct xdp_rxq *rxq;		/* pair: UMEM, pool, recycle ring */
-	void **inflight;		/* per TX slot: buffer to free, or NULL */
-	struct xdp_pmd *pmd;
-	uint64_t kick_at;		/* TSC deadline of a deferred kick, 0: none */
-	uint64_t kick_delay;		/* TSC cycles a short burst may wait */
-	uint64_t polls_seen;		/* rxq->polls at the previous burst */
-	int fd;
-	uint16_t qid;
-	uint32_t nb_desc;
-	struct xdp_tx_stats st;
-};
-
-struct xdp_pmd {
-	char iface[IFNAMSIZ];
-	int ifindex;
-	uint32_t start_queue;
-	uint32_t queue_count;
-	enum xdp_mode mode;
-	uint32_t busy_budget;
-	uint32_t tx_kick_us;		/* 0: kick every burst */
-	int sg;				/* XDP_USE_SG accepted */
-	uint16_t port_id;
-	struct rte_ether_addr mac;
-	struct bpf_object *obj;
-	int prog_fd;
-	int map_fd;
-	uint32_t attach_flags;		/* XDP_FLAGS_*_MODE in use */
-	struct xdp_rxq *rxqs[MAX_QUEUES];
-	struct xdp_txq *txqs[MAX_QUEUES];
 };
 
 /* ------------------------------------------------------------------------
@@ -236,8 +137,8 @@ arg_mode(const char *key __rte_unused, const char *v, void *opaque)
 {
 	unsigned int i;
 
-	for (i = 0; v != NULL && i < RTE_DIM(mode_names); i++)
-		if (strcmp(v, mode_names[i]) == 0) {
+	for (i = 0; v != NULL && i < RTE_DIM(mbufx_xdp_mode_names); i++)
+		if (strcmp(v, mbufx_xdp_mode_names[i]) == 0) {
 			*(enum xdp_mode *)opaque = (enum xdp_mode)i;
 			return 0;
 		}
@@ -316,450 +217,6 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 }
 
 /* ------------------------------------------------------------------------
- * Interface control (ioctl on a throw-away socket)
- */
-
-static int
-if_ioctl(const char *iface, unsigned long req, struct ifreq *ifr)
-{
-	int fd, ret = 0;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr->ifr_name, sizeof(ifr->ifr_name), "%s", iface);
-	if (ioctl(fd, req, ifr) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int
-if_get_mtu(const char *iface, uint16_t *mtu)
-{
-	struct ifreq ifr = { 0 };
-	int ret = if_ioctl(iface, SIOCGIFMTU, &ifr);
-
-	if (ret == 0)
-		*mtu = (uint16_t)RTE_MIN(ifr.ifr_mtu, UINT16_MAX);
-	return ret;
-}
-
-static int
-if_get_flags(const char *iface, short *flags)
-{
-	struct ifreq ifr = { 0 };
-	int ret = if_ioctl(iface, SIOCGIFFLAGS, &ifr);
-
-	if (ret == 0)
-		*flags = ifr.ifr_flags;
-	return ret;
-}
-
-static int
-if_change_flags(const char *iface, short set, short clear)
-{
-	struct ifreq ifr = { 0 };
-	int ret = if_ioctl(iface, SIOCGIFFLAGS, &ifr);
-
-	if (ret != 0)
-		return ret;
-	ifr.ifr_flags = (short)((ifr.ifr_flags | set) & ~clear);
-	return if_ioctl(iface, SIOCSIFFLAGS, &ifr);
-}
-
-/* Rx queues the interface has (ethtool channels, else unknown: 0). */
-static uint32_t
-if_rx_queues(const char *iface)
-{
-	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
-	struct ifreq ifr = { 0 };
-
-	ifr.ifr_data = (void *)&ch;
-	if (if_ioctl(iface, SIOCETHTOOL, &ifr) != 0)
-		return 0;
-	return RTE_MAX(ch.rx_count, ch.combined_count) != 0 ?
-		ch.rx_count + ch.combined_count : 0;
-}
-
-static uint32_t
-if_speed(const char *iface)
-{
-	struct ethtool_cmd ec = { .cmd = ETHTOOL_GSET };
-	struct ifreq ifr = { 0 };
-	uint32_t s;
-
-	ifr.ifr_data = (void *)&ec;
-	if (if_ioctl(iface, SIOCETHTOOL, &ifr) != 0)
-		return RTE_ETH_SPEED_NUM_UNKNOWN;
-	s = ethtool_cmd_speed(&ec);
-	return s == 0 || s == (uint32_t)SPEED_UNKNOWN ?
-		RTE_ETH_SPEED_NUM_UNKNOWN : s;
-}
-
-/* ------------------------------------------------------------------------
- * XDP program: load, attach, detach
- */
-
-static void
-prog_detach(struct xdp_pmd *p)
-{
-	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = p->prog_fd);
-
-	if (p->obj == NULL)
-		return;
-	/* only our program: XDP_FLAGS_REPLACE with old_prog_fd */
-	if (bpf_xdp_detach(p->ifindex, p->attach_flags, &opts) != 0)
-		XDP_LOG(WARNING, "%s: cannot detach the XDP program",
-			p->iface);
-	bpf_object__close(p->obj);
-	p->obj = NULL;
-	p->prog_fd = -1;
-	p->map_fd = -1;
-}
-
-static int
-prog_attach(struct xdp_pmd *p)
-{
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "mbufx_xdp");
-	uint32_t entries = RTE_MAX(p->start_queue + p->queue_count,
-				   if_rx_queues(p->iface));
-	struct bpf_program *prog;
-	struct bpf_map *map;
-	uint32_t prog_id = 0;
-	int ret;
-
-	p->obj = bpf_object__open_mem(mbufx_xdp_bpf_obj, mbufx_xdp_bpf_obj_len,
-				      &oo);
-	if (p->obj == NULL) {
-		ret = -errno;
-		XDP_LOG(ERR, "%s: cannot open the embedded XDP object: %s",
-			p->iface, strerror(-ret));
-		return ret;
-	}
-	map = bpf_object__find_map_by_name(p->obj, "mbufx_xsks");
-	prog = bpf_object__find_program_by_name(p->obj, "mbufx_xdp_redirect");
-	if (map == NULL || prog == NULL) {
-		ret = -ENOENT;
-		goto fail;
-	}
-	bpf_map__set_max_entries(map, entries);
-	ret = bpf_object__load(p->obj);
-	if (ret != 0) {
-		XDP_LOG(ERR, "%s: cannot load the XDP program: %s "
-			"(CAP_BPF/CAP_SYS_ADMIN needed)", p->iface,
-			strerror(-ret));
-		goto fail;
-	}
-	p->prog_fd = bpf_program__fd(prog);
-	p->map_fd = bpf_map__fd(map);
-	p->attach_flags = XDP_FLAGS_DRV_MODE;
-	ret = bpf_xdp_attach(p->ifindex, p->prog_fd,
-			     XDP_FLAGS_UPDATE_IF_NOEXIST | p->attach_flags,
-			     NULL);
-	if (ret != 0 && ret != -EBUSY && ret != -EEXIST) {
-		XDP_LOG(INFO, "%s: native XDP refused (%s), using generic",
-			p->iface, strerror(-ret));
-		p->attach_flags = XDP_FLAGS_SKB_MODE;
-		ret = bpf_xdp_attach(p->ifindex, p->prog_fd,
-				     XDP_FLAGS_UPDATE_IF_NOEXIST |
-				     p->attach_flags, NULL);
-	}
-	if (ret != 0) {
-		bpf_xdp_query_id(p->ifindex, 0, &prog_id);
-		XDP_LOG(ERR, "%s: cannot attach the XDP program: %s%s",
-			p->iface, strerror(-ret), prog_id != 0 ?
-			" (another XDP program is attached: remove it with "
-			"'ip link set dev IF xdp off')" : "");
-		goto fail;
-	}
-	return 0;
-fail:
-	bpf_object__close(p->obj);
-	p->obj = NULL;
-	return ret;
-}
-
-/* ------------------------------------------------------------------------
- * Sockets
- */
-
-static int
-ring_map(int fd, struct mbufx_xdp_ring *r, const struct xdp_ring_offset *o,
-	 uint32_t size, size_t entry, off_t pgoff)
-{
-	void *m;
-
-	r->map_len = o->desc + (size_t)size * entry;
-	m = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_POPULATE, fd, pgoff);
-	if (m == MAP_FAILED) {
-		r->map = NULL;
-		return -errno;
-	}
-	r->map = m;
-	r->producer = RTE_PTR_ADD(m, o->producer);
-	r->consumer = RTE_PTR_ADD(m, o->consumer);
-	r->flags = RTE_PTR_ADD(m, o->flags);
-	r->descs = RTE_PTR_ADD(m, o->desc);
-	r->size = size;
-	r->mask = size - 1;
-	r->cached_prod = __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
-	r->cached_cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
-	return 0;
-}
-
-static void
-ring_unmap(struct mbufx_xdp_ring *r)
-{
-	if (r->map != NULL)
-		munmap(r->map, r->map_len);
-	memset(r, 0, sizeof(*r));
-}
-
-static int
-sock_opt(int fd, int level, int name, uint32_t v)
-{
-	return setsockopt(fd, level, name, &v, sizeof(v)) == 0 ? 0 : -errno;
-}
-
-/* bind() retrying EBUSY: a queue stays busy a few ms after a close. */
-static int
-bind_retry(int fd, struct sockaddr_xdp *sa)
-{
-	uint64_t deadline = rte_get_timer_cycles() +
-		rte_get_timer_hz() * BIND_RETRY_MS / 1000;
-
-	for (;;) {
-		if (bind(fd, (struct sockaddr *)sa, sizeof(*sa)) == 0)
-			return 0;
-		if (errno != EBUSY || rte_get_timer_cycles() >= deadline)
-			return -errno;
-		rte_delay_us_sleep(5000);
-	}
-}
-
-/*
- * Bind flags in order of preference: zero-copy (mode zc or auto), then
- * copy (auto or copy); each with multi-buffer first, then without (a
- * driver without zero-copy multi-buffer, or a kernel before 6.6).
- */
-static int
-sock_bind(struct xdp_pmd *p, struct xdp_rxq *rq, int fd)
-{
-	static const uint16_t modes[] = { XDP_ZEROCOPY, XDP_COPY };
-	struct sockaddr_xdp sa = {
-		.sxdp_family = AF_XDP,
-		.sxdp_ifindex = (uint32_t)p->ifindex,
-		.sxdp_queue_id = p->start_queue + rq->qid,
-	};
-	unsigned int m, sg;
-	int ret = -EINVAL;
-
-	for (m = 0; m < RTE_DIM(modes); m++) {
-		if ((modes[m] == XDP_ZEROCOPY && p->mode == MODE_COPY) ||
-		    (modes[m] == XDP_COPY && p->mode == MODE_ZC))
-			continue;
-		for (sg = p->sg; ; sg = 0) {
-			sa.sxdp_flags = modes[m] | XDP_USE_NEED_WAKEUP |
-				(sg ? XDP_USE_SG : 0);
-			ret = bind_retry(fd, &sa);
-			if (ret == 0) {
-				if (p->sg && !sg)
-					XDP_LOG(WARNING, "%s: no multi-buffer "
-						"(XDP_USE_SG) in this mode: "
-						"frames longer than one buffer "
-						"are dropped", p->iface);
-				p->sg = sg;
-				rq->zc = modes[m] == XDP_ZEROCOPY;
-				return 0;
-			}
-			if (ret == -EBUSY || !sg)
-				break;
-		}
-		if (ret == -EBUSY)
-			break;
-		if (modes[m] == XDP_ZEROCOPY && p->mode == MODE_AUTO)
-			XDP_LOG(INFO, "%s queue %u: no zero-copy (%s), copy "
-				"mode", p->iface, sa.sxdp_queue_id,
-				strerror(-ret));
-	}
-	XDP_LOG(ERR, "%s queue %u: bind (mode %s) failed: %s%s", p->iface,
-		sa.sxdp_queue_id, mode_names[p->mode], strerror(-ret),
-		ret == -EBUSY ? " (queue still in use by another socket)" :
-		ret == -EOPNOTSUPP && p->mode == MODE_ZC ?
-		" (the driver has no zero-copy: use mode=auto or copy)" : "");
-	return ret;
-}
-
-static void tx_kick(struct xdp_txq *tq);
-
-static void
-sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
-{
-	uint32_t key = p->start_queue + rq->qid, i;
-	struct xdp_statistics ks;
-	socklen_t len = sizeof(ks);
-	void *h;
-
-	if (rq->fd < 0)
-		return;
-	/* a short burst still waiting for its kick goes out first */
-	if (tq != NULL && tq->fd >= 0 && tq->kick_at != 0) {
-		tq->kick_at = 0;
-		tx_kick(tq);
-	}
-	if (p->map_fd >= 0)
-		bpf_map_delete_elem(p->map_fd, &key);
-	if (getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &ks, &len) == 0) {
-		rq->kbase.rx_dropped += ks.rx_dropped;
-		rq->kbase.rx_invalid_descs += ks.rx_invalid_descs;
-		rq->kbase.tx_invalid_descs += ks.tx_invalid_descs;
-		rq->kbase.rx_ring_full += ks.rx_ring_full;
-		rq->kbase.rx_fill_ring_empty_descs +=
-			ks.rx_fill_ring_empty_descs;
-		rq->kbase.tx_ring_empty_descs += ks.tx_ring_empty_descs;
-	}
-	/* unmap first: a mapped ring keeps the socket alive after close() */
-	ring_unmap(&rq->rx);
-	ring_unmap(&rq->core.fill);
-	if (tq != NULL) {
-		/* every descriptor not completed yet is ours again */
-		for (i = tq->cq.cached_cons; i != tq->tx.cached_prod; i++) {
-			h = tq->inflight[i & (tq->nb_desc - 1)];
-			tq->inflight[i & (tq->nb_desc - 1)] = NULL;
-			if (h != NULL)
-				rte_mempool_put(rq->core.mp, h);
-		}
-		ring_unmap(&tq->tx);
-		ring_unmap(&tq->cq);
-		tq->fd = -1;
-	}
-	close(rq->fd);
-	rq->fd = -1;
-	mbufx_xdp_rxq_release(&rq->core);
-}
-
-/*
- * Refill once REFILL_THRESH buffers were taken from the RX ring: every RX
- * descriptor freed a fill slot, so the count says when a batch is worth
- * posting without reading the kernel's fill consumer (a cache line the
- * kernel writes) on every burst. Buffers the kernel takes without
- * completing them (frames it dropped) come back through later descriptors,
- * so the count never overstates the room; a pool that ran dry leaves the
- * unfilled slots counted, to be retried.
- */
-static inline void
-rx_refill(struct xdp_rxq *rq)
-{
-	struct mbufx_xdp_ring *f = &rq->core.fill;
-
-	mbufx_xdp_rxq_refill(&rq->core);
-	rq->taken = f->size - (f->cached_prod - f->cached_cons);
-}
-
-static int
-sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
-{
-	struct xdp_umem_reg reg = {
-		.addr = rq->core.base,
-		.len = rq->core.umem_len,
-		.chunk_size = rq->core.chunk_size,
-		.headroom = 0,
-		.flags = XDP_UMEM_UNALIGNED_CHUNK_FLAG,
-	};
-	uint32_t cq_size = tq != NULL ? tq->nb_desc : DESC_MIN;
-	uint32_t key = p->start_queue + rq->qid;
-	struct xdp_mmap_offsets off;
-	socklen_t olen = sizeof(off);
-	int fd, ret;
-
-	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		XDP_LOG(ERR, "%s: socket(AF_XDP): %s", p->iface,
-			strerror(-ret));
-		return ret;
-	}
-	rq->fd = fd;
-	if (setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof(reg)) != 0) {
-		ret = -errno;
-		XDP_LOG(ERR, "%s: UMEM registration of %" PRIu64 " bytes "
-			"failed: %s%s", p->iface, (uint64_t)reg.len,
-			strerror(-ret), ret == -ENOBUFS || ret == -EPERM ?
-			" (CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK needed)" :
-			"");
-		goto fail;
-	}
-	ret = sock_opt(fd, SOL_XDP, XDP_UMEM_FILL_RING, rq->nb_desc);
-	if (ret == 0)
-		ret = sock_opt(fd, SOL_XDP, XDP_UMEM_COMPLETION_RING,
-			       cq_size);
-	if (ret == 0)
-		ret = sock_opt(fd, SOL_XDP, XDP_RX_RING, rq->nb_desc);
-	if (ret == 0 && tq != NULL)
-		ret = sock_opt(fd, SOL_XDP, XDP_TX_RING, tq->nb_desc);
-	if (ret == 0 && getsockopt(fd, SOL_XDP, XDP_MMAP_OFFSETS, &off,
-				   &olen) != 0)
-		ret = -errno;
-	if (ret == 0)
-		ret = ring_map(fd, &rq->core.fill, &off.fr, rq->nb_desc,
-			       sizeof(uint64_t), XDP_UMEM_PGOFF_FILL_RING);
-	if (ret == 0)
-		ret = ring_map(fd, &rq->rx, &off.rx, rq->nb_desc,
-			       sizeof(struct xdp_desc), XDP_PGOFF_RX_RING);
-	if (ret == 0 && tq != NULL)
-		ret = ring_map(fd, &tq->tx, &off.tx, tq->nb_desc,
-			       sizeof(struct xdp_desc), XDP_PGOFF_TX_RING);
-	if (ret == 0 && tq != NULL)
-		ret = ring_map(fd, &tq->cq, &off.cr, cq_size,
-			       sizeof(uint64_t),
-			       XDP_UMEM_PGOFF_COMPLETION_RING);
-	if (ret != 0) {
-		XDP_LOG(ERR, "%s: AF_XDP ring setup failed: %s", p->iface,
-			strerror(-ret));
-		goto fail;
-	}
-	if (tq != NULL) {
-		tq->fd = fd;
-		tq->kick_at = 0;
-		tq->polls_seen = 0;
-		tq->kick_delay = (uint64_t)p->tx_kick_us * rte_get_tsc_hz() /
-				 1000000;
-	}
-	rq->idle_kick_next = 0;
-	rq->busy_poll = 0;
-	if (p->busy_budget != 0) {
-		if (sock_opt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1) == 0 &&
-		    sock_opt(fd, SOL_SOCKET, SO_BUSY_POLL, 20) == 0 &&
-		    sock_opt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET,
-			     p->busy_budget) == 0)
-			rq->busy_poll = 1;
-		else
-			XDP_LOG(INFO, "%s: busy polling unavailable, ignored",
-				p->iface);
-	}
-	/* stock the fill ring before the first frame can arrive */
-	rx_refill(rq);
-	ret = sock_bind(p, rq, fd);
-	if (ret != 0)
-		goto fail;
-	if (bpf_map_update_elem(p->map_fd, &key, &fd, 0) != 0) {
-		ret = -errno;
-		XDP_LOG(ERR, "%s: XSKMAP update for queue %u: %s", p->iface,
-			key, strerror(-ret));
-		goto fail;
-	}
-	XDP_LOG(INFO, "%s queue %u: %s mode, UMEM %" PRIu64 " KiB, chunk %u",
-		p->iface, key, rq->zc ? "zero-copy" : "copy",
-		(uint64_t)reg.len >> 10, reg.chunk_size);
-	return 0;
-fail:
-	sock_close(p, rq, tq);
-	return ret;
-}
-
-/* ------------------------------------------------------------------------
  * Receive
  */
 
@@ -821,63 +278,27 @@ eth_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
  * Transmit
  */
 
-/* Completed descriptors: their buffers to the Rx side, else the pool. */
-static void
-tx_complete(struct xdp_txq *tq)
-{
-	struct mbufx_xdp_rxq *core = &tq->rxq->core;
-	const uint64_t *ring = tq->cq.descs;
-	uint32_t n = mbufx_xdp_cons_avail(&tq->cq), i, k, nh, sent;
-	void *h[64];
-	void *x;
 
-	for (i = 0; i < n; i += k) {
-		k = RTE_MIN(n - i, (uint32_t)RTE_DIM(h));
-		nh = 0;
-		for (uint32_t j = 0; j < k; j++) {
-			uint32_t seq = tq->cq.cached_cons + i + j;
-
-			x = tq->inflight[seq & (tq->nb_desc - 1)];
-			if (x == NULL)
-				continue;
-			tq->inflight[seq & (tq->nb_desc - 1)] = NULL;
-			if (unlikely((ring[seq & tq->cq.mask] &
-				      XSK_UNALIGNED_BUF_ADDR_MASK) !=
-				     mbufx_xdp_umem_off(core, x)))
-				tq->st.comp_mismatch++;
-			h[nh++] = x;
-		}
-		sent = rte_ring_sp_enqueue_burst(core->recycle, h, nh, NULL);
-		tq->st.recycled += sent;
-		if (sent < nh) {
-			rte_mempool_put_bulk(core->mp, &h[sent], nh - sent);
-			tq->st.to_pool += nh - sent;
-		}
-	}
-	if (n != 0)
-		mbufx_xdp_cons_release(&tq->cq, n);
-}
-
-static void
-tx_kick(struct xdp_txq *tq)
+void
+mbufx_xdp_tx_kick(struct xdp_txq *tq)
 {
 	unsigned int tries;
 
 	for (tries = 0; tries < 8; tries++) {
-		if ((*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
+		if ((*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0)
 			return;
 		if (sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
 		    errno != EAGAIN && errno != EBUSY && errno != ENOBUFS &&
 		    errno != EINTR) {
-			tq->st.kick_errors++;
+			tq->core.st.kick_errors++;
 			return;
 		}
-		tq->st.kicks++;
+		tq->core.st.kicks++;
 		/* copy mode sends at most 32 descriptors per call */
-		if (__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE) ==
-		    tq->tx.cached_prod)
+		if (__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE) ==
+		    tq->core.tx.cached_prod)
 			return;
-		tx_complete(tq);
+		mbufx_xdp_tx_complete(&tq->core);
 	}
 }
 
@@ -894,11 +315,11 @@ tx_kick(struct xdp_txq *tq)
 static inline void
 tx_flush(struct xdp_txq *tq)
 {
-	uint32_t pending = tq->tx.cached_prod -
-		__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE);
+	uint32_t pending = tq->core.tx.cached_prod -
+		__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE);
 	uint64_t polls, now;
 
-	if (pending == 0 || (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0) {
+	if (pending == 0 || (*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0) {
 		__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
 		return;
 	}
@@ -910,17 +331,17 @@ tx_flush(struct xdp_txq *tq)
 		if (tq->kick_at == 0) {
 			__atomic_store_n(&tq->kick_at, now + tq->kick_delay,
 					 __ATOMIC_RELAXED);
-			tq->st.kicks_deferred++;
+			tq->core.st.kicks_deferred++;
 			return;
 		}
 		if (now < tq->kick_at) {
-			tq->st.kicks_deferred++;
+			tq->core.st.kicks_deferred++;
 			return;
 		}
 	}
 	tq->polls_seen = polls;
 	__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
-	tx_kick(tq);
+	mbufx_xdp_tx_kick(tq);
 }
 
 /*
@@ -943,202 +364,27 @@ tx_idle_kick(struct xdp_rxq *rq)
 	now = rte_rdtsc();
 	if (now < at || now < rq->idle_kick_next)
 		return;
-	if (__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE) ==
-	    __atomic_load_n(tq->tx.producer, __ATOMIC_RELAXED) ||
-	    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
+	if (__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE) ==
+	    __atomic_load_n(tq->core.tx.producer, __ATOMIC_RELAXED) ||
+	    (*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0)
 		return;
 	rq->idle_kick_next = now + tq->kick_delay;
 	(void)sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
 	rq->idle_kicks++;
 }
 
-static inline void
-tx_desc(struct xdp_txq *tq, uint32_t slot, uint64_t addr, uint32_t len,
-	uint32_t options, void *owner)
-{
-	struct xdp_desc *d = &((struct xdp_desc *)tq->tx.descs)[slot &
-								tq->tx.mask];
-
-	d->addr = addr;
-	d->len = len;
-	d->options = options;
-	tq->inflight[slot & (tq->nb_desc - 1)] = owner;
-}
-
-/*
- * Descriptors m needs to go out zero-copy, or 0 when it cannot: a segment
- * is shared, indirect, external, of another pool or empty.
- */
-static inline uint32_t
-tx_zc_descs(const struct xdp_txq *tq, const struct rte_mbuf *m)
-{
-	const struct mbufx_xdp_rxq *core = &tq->rxq->core;
-	uint32_t n = 0;
-
-	for (; m != NULL; m = m->next) {
-		if (m->pool != core->mp || !RTE_MBUF_DIRECT(m) ||
-		    rte_mbuf_refcnt_read(m) != 1 || m->data_len == 0)
-			return 0;
-		n += likely(m->data_len <= core->chunk_size) ? 1 :
-			(m->data_len + core->chunk_size - 1) /
-			core->chunk_size;
-	}
-	return n;
-}
-
-/* Zero-copy: the PMD owns every segment from here; n descriptors. */
-static void
-tx_zc(struct xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
-{
-	const struct mbufx_xdp_rxq *core = &tq->rxq->core;
-	uint32_t slot = tq->tx.cached_prod, left, piece, pos, k = 0;
-	struct rte_mbuf *next;
-	uint64_t off;
-
-	for (; m != NULL; m = next) {
-		next = m->next;
-		off = (uintptr_t)m->buf_addr - core->base;
-		pos = m->data_off;
-		for (left = m->data_len; left != 0; left -= piece) {
-			piece = RTE_MIN(left, core->chunk_size);
-			k++;
-			/* the buffer is freed with its last piece */
-			tx_desc(tq, slot++, off | ((uint64_t)pos <<
-					XSK_UNALIGNED_BUF_OFFSET_SHIFT),
-				piece, k < n ? XDP_PKT_CONTD : 0,
-				left == piece ? m : NULL);
-			pos += piece;
-		}
-		if (next != NULL) {
-			/* pool invariant now: it may go back bare */
-			m->next = NULL;
-			m->nb_segs = 1;
-		}
-	}
-}
-
-/* Copy into n bare buffers of the UMEM pool; 0 or -ENOBUFS. */
-static int
-tx_copy(struct xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
-{
-	const struct mbufx_xdp_rxq *core = &tq->rxq->core;
-	uint32_t slot = tq->tx.cached_prod, i, piece, left, k, soff = 0;
-	const struct rte_mbuf *s = m;
-	void *h[MBUFX_XDP_MAX_FRAGS];
-	uint8_t *dst;
-
-	if (rte_mempool_get_bulk(core->mp, h, n) != 0)
-		return -ENOBUFS;
-	left = m->pkt_len;
-	for (i = 0; i < n; i++) {
-		piece = RTE_MIN(left, core->chunk_size);
-		dst = RTE_PTR_ADD(h[i], core->buf_offset);
-		for (k = 0; k < piece; ) {
-			uint32_t c = RTE_MIN(piece - k,
-					     (uint32_t)s->data_len - soff);
-
-			memcpy(dst + k, rte_pktmbuf_mtod_offset(s, uint8_t *,
-								soff), c);
-			k += c;
-			soff += c;
-			if (soff == s->data_len && s->next != NULL) {
-				s = s->next;
-				soff = 0;
-			}
-		}
-		tx_desc(tq, slot++, mbufx_xdp_umem_off(core, h[i]), piece,
-			i + 1 < n ? XDP_PKT_CONTD : 0, h[i]);
-		left -= piece;
-	}
-	rte_pktmbuf_free(m);
-	return 0;
-}
-
-/*
- * Free TX slots: the ring's, and no more than the completions drained
- * allow (a slot's inflight entry is only free once its completion came
- * back, which in copy mode can be after the kernel consumed the slot).
- */
-static inline uint32_t
-tx_room(struct xdp_txq *tq, uint32_t want)
-{
-	uint32_t ring = mbufx_xdp_prod_free(&tq->tx, want);
-	uint32_t comp = tq->nb_desc - (tq->tx.cached_prod - tq->cq.cached_cons);
-
-	return RTE_MIN(ring, comp);
-}
-
 static uint16_t
 eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct xdp_txq *tq = queue;
-	const uint32_t chunk = tq->rxq->core.chunk_size;
-	const uint32_t max_descs = tq->pmd->sg ? MBUFX_XDP_MAX_FRAGS : 1;
-	uint32_t free_n, n, used = 0;
-	uint16_t i;
-	int fresh = 0;
+	uint16_t n;
 
-	/* completions in batches: their producer is a line the kernel writes */
-	if (tq->tx.cached_prod - tq->cq.cached_cons >= TX_COMP_BATCH)
-		tx_complete(tq);
-	free_n = tx_room(tq, nb_pkts);
-	if (free_n < nb_pkts) {
-		tx_complete(tq);
-		free_n = tx_room(tq, nb_pkts);
-		fresh = 1;
-	}
-	for (i = 0; i < nb_pkts; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint32_t len = m->pkt_len;
-
-		n = tx_zc_descs(tq, m);
-		if (n == 0 || n > max_descs) {
-			n = likely(len <= chunk) ? 1 : (len + chunk - 1) / chunk;
-			if (len == 0 || n > max_descs) {
-				tq->st.errors++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			n |= TX_COPY;
-		}
-		/*
-		 * free_n was judged for one descriptor per packet from cached
-		 * indexes: a multi-descriptor frame that does not fit gets one
-		 * fresh look at both rings before the burst stops.
-		 */
-		if ((n & ~TX_COPY) > free_n - used) {
-			if (fresh)
-				break;
-			tx_complete(tq);
-			free_n = used + tx_room(tq, n & ~TX_COPY);
-			fresh = 1;
-			if ((n & ~TX_COPY) > free_n - used)
-				break;
-		}
-		if ((n & TX_COPY) == 0) {
-			tx_zc(tq, m, n);
-			tq->st.zc++;
-		} else {
-			n &= ~TX_COPY;
-			if (tx_copy(tq, m, n) != 0) {
-				tq->st.copy_nobuf++;
-				break;
-			}
-			tq->st.copied++;
-		}
-		tq->tx.cached_prod += n;
-		used += n;
-		tq->st.packets++;
-		tq->st.bytes += len;
-	}
-	if (used != 0)
-		/* cached_prod already advanced: publish it */
-		__atomic_store_n(tq->tx.producer, tq->tx.cached_prod,
-				 __ATOMIC_RELEASE);
+	n = mbufx_xdp_tx_enqueue(&tq->core, pkts, nb_pkts,
+				 tq->pmd->sg ? MBUFX_XDP_MAX_FRAGS : 1);
 	/* also when nothing was added: descriptors left by a failed kick
 	 * (link down) must go once the link is back */
 	tx_flush(tq);
-	return i;
+	return n;
 }
 
 /* ------------------------------------------------------------------------
@@ -1230,7 +476,7 @@ rxq_free(struct xdp_pmd *p, uint16_t qid)
 
 	if (rq == NULL)
 		return;
-	sock_close(p, rq, qid < MAX_QUEUES ? p->txqs[qid] : NULL);
+	mbufx_xdp_sock_close(p, rq, qid < MAX_QUEUES ? p->txqs[qid] : NULL);
 	if (rq->set_up)
 		mbufx_xdp_rxq_fini(&rq->core);
 	rte_free(rq);
@@ -1245,8 +491,8 @@ txq_free(struct xdp_pmd *p, uint16_t qid)
 	if (tq == NULL)
 		return;
 	if (p->rxqs[qid] != NULL)
-		sock_close(p, p->rxqs[qid], tq);
-	rte_free(tq->inflight);
+		mbufx_xdp_sock_close(p, p->rxqs[qid], tq);
+	mbufx_xdp_txq_fini(&tq->core);
 	rte_free(tq);
 	p->txqs[qid] = NULL;
 }
@@ -1310,11 +556,8 @@ eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 				RTE_CACHE_LINE_SIZE, (int)socket);
 	if (tq == NULL)
 		return -ENOMEM;
-	tq->nb_desc = desc_count(nb_desc);
-	tq->inflight = rte_zmalloc_socket("mbufx_xdp_inflight",
-					  sizeof(void *) * tq->nb_desc,
-					  RTE_CACHE_LINE_SIZE, (int)socket);
-	if (tq->inflight == NULL) {
+	if (mbufx_xdp_txq_init(&tq->core, desc_count(nb_desc),
+			       (int)socket) != 0) {
 		rte_free(tq);
 		return -ENOMEM;
 	}
@@ -1350,10 +593,10 @@ eth_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 	};
 	short flags = 0;
 
-	if (if_get_flags(p->iface, &flags) == 0)
+	if (mbufx_xdp_if_get_flags(p->iface, &flags) == 0)
 		link.link_status = (flags & IFF_UP) && (flags & IFF_RUNNING) ?
 			RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
-	link.link_speed = link.link_status ? if_speed(p->iface) :
+	link.link_speed = link.link_status ? mbufx_xdp_if_speed(p->iface) :
 		RTE_ETH_SPEED_NUM_NONE;
 	return rte_eth_linkstatus_set(dev, &link);
 }
@@ -1366,14 +609,14 @@ eth_stop(struct rte_eth_dev *dev)
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
 		if (p->rxqs[i] != NULL)
-			sock_close(p, p->rxqs[i],
+			mbufx_xdp_sock_close(p, p->rxqs[i],
 				   i < dev->data->nb_tx_queues ?
 				   p->txqs[i] : NULL);
 		dev->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
-	prog_detach(p);
+	mbufx_xdp_prog_detach(p);
 	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
 	return 0;
 }
@@ -1396,12 +639,13 @@ eth_start(struct rte_eth_dev *dev)
 			return -EINVAL;
 		}
 		p->txqs[i]->rxq = p->rxqs[i];
+		p->txqs[i]->core.rxq = &p->rxqs[i]->core;
 	}
-	ret = prog_attach(p);
+	ret = mbufx_xdp_prog_attach(p);
 	if (ret != 0)
 		return ret;
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
-		ret = sock_open(p, p->rxqs[i], i < dev->data->nb_tx_queues ?
+		ret = mbufx_xdp_sock_open(p, p->rxqs[i], i < dev->data->nb_tx_queues ?
 				p->txqs[i] : NULL);
 		if (ret != 0) {
 			eth_stop(dev);
@@ -1451,7 +695,7 @@ eth_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 		return -EINVAL;
 	}
 	ifr.ifr_mtu = mtu;
-	ret = if_ioctl(p->iface, SIOCSIFMTU, &ifr);
+	ret = mbufx_xdp_if_ioctl(p->iface, SIOCSIFMTU, &ifr);
 	if (ret != 0)
 		XDP_LOG(ERR, "%s: the kernel refuses MTU %u: %s", p->iface,
 			mtu, strerror(-ret));
@@ -1463,7 +707,7 @@ eth_promisc(struct rte_eth_dev *dev, int on)
 {
 	struct xdp_pmd *p = pmd_of(dev);
 
-	return if_change_flags(p->iface, on ? IFF_PROMISC : 0,
+	return mbufx_xdp_if_change_flags(p->iface, on ? IFF_PROMISC : 0,
 			       on ? 0 : IFF_PROMISC);
 }
 
@@ -1479,24 +723,6 @@ eth_promisc_off(struct rte_eth_dev *dev)
 	return eth_promisc(dev, 0);
 }
 
-/* Kernel counters of a queue since the last reset (live + closed). */
-static void
-kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks)
-{
-	struct xdp_statistics live = { 0 };
-	socklen_t len = sizeof(live);
-
-	if (rq->fd >= 0)
-		getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &live, &len);
-#define KSUM(f) (ks->f = live.f + rq->kbase.f - rq->kreset.f)
-	KSUM(rx_dropped);
-	KSUM(rx_invalid_descs);
-	KSUM(tx_invalid_descs);
-	KSUM(rx_ring_full);
-	KSUM(rx_fill_ring_empty_descs);
-	KSUM(tx_ring_empty_descs);
-#undef KSUM
-}
 
 static int
 eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s)
@@ -1510,7 +736,7 @@ eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s)
 
 		if (rq == NULL)
 			continue;
-		kstats(rq, &ks);
+		mbufx_xdp_kstats(rq, &ks);
 		s->ipackets += rq->core.st.packets;
 		s->ibytes += rq->core.st.bytes;
 		s->imissed += ks.rx_dropped + ks.rx_ring_full;
@@ -1526,12 +752,12 @@ eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s)
 
 		if (tq == NULL)
 			continue;
-		s->opackets += tq->st.packets;
-		s->obytes += tq->st.bytes;
-		s->oerrors += tq->st.errors;
+		s->opackets += tq->core.st.packets;
+		s->obytes += tq->core.st.bytes;
+		s->oerrors += tq->core.st.errors;
 		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			s->q_opackets[i] = tq->st.packets;
-			s->q_obytes[i] = tq->st.bytes;
+			s->q_opackets[i] = tq->core.st.packets;
+			s->q_obytes[i] = tq->core.st.bytes;
 		}
 	}
 	return 0;
@@ -1548,14 +774,15 @@ eth_stats_reset(struct rte_eth_dev *dev)
 		if (p->rxqs[i] != NULL) {
 			memset(&p->rxqs[i]->kreset, 0,
 			       sizeof(p->rxqs[i]->kreset));
-			kstats(p->rxqs[i], &ks);
+			mbufx_xdp_kstats(p->rxqs[i], &ks);
 			p->rxqs[i]->kreset = ks;
 			memset(&p->rxqs[i]->core.st, 0,
 			       sizeof(p->rxqs[i]->core.st));
 			p->rxqs[i]->idle_kicks = 0;
 		}
 		if (p->txqs[i] != NULL)
-			memset(&p->txqs[i]->st, 0, sizeof(p->txqs[i]->st));
+			memset(&p->txqs[i]->core.st, 0,
+			       sizeof(p->txqs[i]->core.st));
 	}
 	return 0;
 }
@@ -1598,22 +825,22 @@ static const struct {
 	  offsetof(struct xdp_statistics, tx_invalid_descs) },
 	{ "tx_ring_empty", XS_KERNEL,
 	  offsetof(struct xdp_statistics, tx_ring_empty_descs) },
-	{ "tx_zerocopy_pkts", XS_TX, offsetof(struct xdp_tx_stats, zc) },
-	{ "tx_copied_pkts", XS_TX, offsetof(struct xdp_tx_stats, copied) },
+	{ "tx_zerocopy_pkts", XS_TX, offsetof(struct mbufx_xdp_tx_stats, zc) },
+	{ "tx_copied_pkts", XS_TX, offsetof(struct mbufx_xdp_tx_stats, copied) },
 	{ "tx_copy_nobuf", XS_TX,
-	  offsetof(struct xdp_tx_stats, copy_nobuf) },
-	{ "tx_kicks", XS_TX, offsetof(struct xdp_tx_stats, kicks) },
+	  offsetof(struct mbufx_xdp_tx_stats, copy_nobuf) },
+	{ "tx_kicks", XS_TX, offsetof(struct mbufx_xdp_tx_stats, kicks) },
 	{ "tx_kicks_deferred", XS_TX,
-	  offsetof(struct xdp_tx_stats, kicks_deferred) },
+	  offsetof(struct mbufx_xdp_tx_stats, kicks_deferred) },
 	{ "tx_idle_kicks", XS_RXQ, offsetof(struct xdp_rxq, idle_kicks) },
 	{ "tx_kick_errors", XS_TX,
-	  offsetof(struct xdp_tx_stats, kick_errors) },
+	  offsetof(struct mbufx_xdp_tx_stats, kick_errors) },
 	{ "tx_recycled_to_rx", XS_TX,
-	  offsetof(struct xdp_tx_stats, recycled) },
+	  offsetof(struct mbufx_xdp_tx_stats, recycled) },
 	{ "tx_completed_to_pool", XS_TX,
-	  offsetof(struct xdp_tx_stats, to_pool) },
+	  offsetof(struct mbufx_xdp_tx_stats, to_pool) },
 	{ "tx_completion_mismatch", XS_TX,
-	  offsetof(struct xdp_tx_stats, comp_mismatch) },
+	  offsetof(struct mbufx_xdp_tx_stats, comp_mismatch) },
 	/* hundredths of a header cache line written per received packet */
 	{ "rx_hdr_lines_per_pkt_x100", XS_DERIVED, 0 },
 };
@@ -1650,7 +877,7 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		const struct xdp_txq *tq = p->txqs[q];
 
 		if (rq != NULL) {
-			kstats(rq, &ks);
+			mbufx_xdp_kstats(rq, &ks);
 			lines += rq->core.st.hdr_lines;
 			pkts += rq->core.st.packets;
 		}
@@ -1664,7 +891,7 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			else if (xstats_tab[i].src == XS_KERNEL && rq != NULL)
 				base = &ks;
 			else if (xstats_tab[i].src == XS_TX && tq != NULL)
-				base = &tq->st;
+				base = &tq->core.st;
 			if (base != NULL)
 				v[i] += *(const uint64_t *)RTE_PTR_ADD(base,
 							xstats_tab[i].off);
@@ -1694,7 +921,7 @@ eth_mac_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 
 	ifr.ifr_hwaddr.sa_family = 1;	/* ARPHRD_ETHER */
 	memcpy(ifr.ifr_hwaddr.sa_data, addr->addr_bytes, RTE_ETHER_ADDR_LEN);
-	ret = if_ioctl(p->iface, SIOCSIFHWADDR, &ifr);
+	ret = mbufx_xdp_if_ioctl(p->iface, SIOCSIFHWADDR, &ifr);
 	if (ret == 0)
 		p->mac = *addr;
 	return ret;
@@ -1751,14 +978,14 @@ probe(struct rte_vdev_device *vdev)
 			name, tmp.iface);
 		return -ENODEV;
 	}
-	nq = if_rx_queues(tmp.iface);
+	nq = mbufx_xdp_if_rx_queues(tmp.iface);
 	if (nq != 0 && tmp.start_queue + tmp.queue_count > nq) {
 		XDP_LOG(ERR, "%s: queues %u..%u requested, %s has %u (see "
 			"ethtool -l)", name, tmp.start_queue,
 			tmp.start_queue + tmp.queue_count - 1, tmp.iface, nq);
 		return -EINVAL;
 	}
-	ret = if_ioctl(tmp.iface, SIOCGIFHWADDR, &ifr);
+	ret = mbufx_xdp_if_ioctl(tmp.iface, SIOCGIFHWADDR, &ifr);
 	if (ret != 0) {
 		XDP_LOG(ERR, "%s: cannot read the MAC address of %s: %s",
 			name, tmp.iface, strerror(-ret));
@@ -1766,7 +993,7 @@ probe(struct rte_vdev_device *vdev)
 	}
 	memcpy(tmp.mac.addr_bytes, ifr.ifr_hwaddr.sa_data,
 	       RTE_ETHER_ADDR_LEN);
-	if_get_mtu(tmp.iface, &mtu);
+	mbufx_xdp_if_get_mtu(tmp.iface, &mtu);
 
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
 	if (dev == NULL)
@@ -1786,7 +1013,7 @@ probe(struct rte_vdev_device *vdev)
 	rte_eth_dev_probing_finish(dev);
 	XDP_LOG(INFO, "%s: port %u on %s (ifindex %d), queues %u..%u, mode %s",
 		name, p->port_id, p->iface, p->ifindex, p->start_queue,
-		p->start_queue + p->queue_count - 1, mode_names[p->mode]);
+		p->start_queue + p->queue_count - 1, mbufx_xdp_mode_names[p->mode]);
 	return 0;
 }
 

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+#ifndef MBUFX_XDP_H
+#define MBUFX_XDP_H
+
+/*
+ * Private header of net_mbufx_xdp: the queue and port structures shared by
+ * the ethdev glue (mbufx_xdp.c: devargs, ops, bursts, probe) and the
+ * socket layer (mbufx_xdp_sock.c: interface ioctls, the XDP program,
+ * AF_XDP sockets). The receive and transmit cores (mbufx_xdp_rx.h,
+ * mbufx_xdp_tx.h) know neither.
+ */
+
+#include <net/if.h>
+#include <stdint.h>
+
+#include <linux/if_xdp.h>
+
+#include <rte_ether.h>
+#include <rte_log.h>
+
+#include "mbufx_xdp_rx.h"
+#include "mbufx_xdp_tx.h"
+
+extern int mbufx_xdp_logtype;
+#define XDP_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mbufx_xdp_logtype, "mbufx_xdp: " fmt "\n", \
+		##__VA_ARGS__)
+
+#define MAX_QUEUES 64
+#define DESC_MIN 64
+#define DESC_MAX 8192
+#define DESC_DEFAULT 1024
+#define RX_BATCH 64		/* descriptors converted per step */
+#define REFILL_THRESH 32	/* refill once this many buffers were taken */
+#define REFILL_IDLE 8		/* ... or this many, on a poll that found none */
+#define TX_KICK_BATCH 32	/* copy mode transmits this many per sendto() */
+#define TX_KICK_US_DEFAULT 16	/* deferral of a kick for a short burst */
+#define BIND_RETRY_MS 1000
+#define L2_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+
+enum xdp_mode { MODE_AUTO, MODE_COPY, MODE_ZC };
+extern const char * const mbufx_xdp_mode_names[MODE_ZC + 1];
+
+struct bpf_object;
+struct xdp_pmd;
+
+struct xdp_rxq {
+	struct mbufx_xdp_rxq core;	/* receive core, fill ring inside */
+	struct mbufx_xdp_ring rx;
+	struct xdp_pmd *pmd;
+	int fd;				/* -1 while stopped */
+	int busy_poll;
+	int zc;				/* bound in zero-copy mode */
+	int set_up;			/* core initialised */
+	uint16_t qid;
+	uint32_t nb_desc;
+	uint32_t taken;			/* RX descriptors consumed since refill */
+	uint64_t polls;			/* rx_burst calls: the port is polled */
+	uint64_t idle_kicks;		/* deferred TX kicks issued from here */
+	uint64_t idle_kick_next;	/* TSC: no idle kick before */
+	struct xdp_statistics kbase;	/* kernel counters of closed sockets */
+	struct xdp_statistics kreset;	/* kernel counters at stats reset */
+};
+
+struct xdp_txq {
+	struct mbufx_xdp_txq core;	/* transmit core, TX and completion rings */
+	struct xdp_rxq *rxq;		/* pair: its socket */
+	struct xdp_pmd *pmd;
+	uint64_t kick_at;		/* TSC deadline of a deferred kick, 0: none */
+	uint64_t kick_delay;		/* TSC cycles a short burst may wait */
+	uint64_t polls_seen;		/* rxq->polls at the previous burst */
+	int fd;
+	uint16_t qid;
+};
+
+struct xdp_pmd {
+	char iface[IFNAMSIZ];
+	int ifindex;
+	uint32_t start_queue;
+	uint32_t queue_count;
+	enum xdp_mode mode;
+	uint32_t busy_budget;
+	uint32_t tx_kick_us;		/* 0: kick every burst */
+	int sg;				/* XDP_USE_SG accepted */
+	uint16_t port_id;
+	struct rte_ether_addr mac;
+	struct bpf_object *obj;
+	int prog_fd;
+	int map_fd;
+	uint32_t attach_flags;		/* XDP_FLAGS_*_MODE in use */
+	struct xdp_rxq *rxqs[MAX_QUEUES];
+	struct xdp_txq *txqs[MAX_QUEUES];
+};
+
+/*
+ * Refill once REFILL_THRESH buffers were taken from the RX ring: every RX
+ * descriptor freed a fill slot, so the count says when a batch is worth
+ * posting without reading the kernel's fill consumer (a cache line the
+ * kernel writes) on every burst. Buffers the kernel takes without
+ * completing them (frames it dropped) come back through later descriptors,
+ * so the count never overstates the room; a pool that ran dry leaves the
+ * unfilled slots counted, to be retried.
+ */
+static inline void
+rx_refill(struct xdp_rxq *rq)
+{
+	struct mbufx_xdp_ring *f = &rq->core.fill;
+
+	mbufx_xdp_rxq_refill(&rq->core);
+	rq->taken = f->size - (f->cached_prod - f->cached_cons);
+}
+
+/* Interface control (ioctl on a throw-away socket). */
+int mbufx_xdp_if_ioctl(const char *iface, unsigned long req, struct ifreq *ifr);
+int mbufx_xdp_if_get_mtu(const char *iface, uint16_t *mtu);
+int mbufx_xdp_if_get_flags(const char *iface, short *flags);
+int mbufx_xdp_if_change_flags(const char *iface, short set, short clear);
+/* Rx queues the interface has (ethtool channels, else unknown: 0). */
+uint32_t mbufx_xdp_if_rx_queues(const char *iface);
+uint32_t mbufx_xdp_if_speed(const char *iface);
+
+/* The XDP program: load and attach to p->ifindex, detach and unload. */
+int mbufx_xdp_prog_attach(struct xdp_pmd *p);
+void mbufx_xdp_prog_detach(struct xdp_pmd *p);
+
+/* One AF_XDP socket per queue pair (tq may be NULL): open, register the
+ * UMEM, map the rings, stock the fill ring, bind, enter the XSKMAP; close
+ * gives every buffer back. */
+int mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq,
+		struct xdp_txq *tq);
+void mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq,
+		struct xdp_txq *tq);
+
+/* Kernel counters of a queue since the last reset (live + closed). */
+void mbufx_xdp_kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks);
+
+/* Kick the kernel into transmitting what the TX ring holds (mbufx_xdp.c). */
+void mbufx_xdp_tx_kick(struct xdp_txq *tq);
+
+#endif /* MBUFX_XDP_H */

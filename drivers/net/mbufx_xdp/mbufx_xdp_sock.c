@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * net_mbufx_xdp socket layer: interface ioctls, the XDP program, AF_XDP
+ * sockets. Raw syscalls only (libbpf 1.1 has no xsk.h; no libxdp):
+ * socket(AF_XDP), XDP_UMEM_REG, ring sizes, XDP_MMAP_OFFSETS, mmap of the
+ * four rings, bind. Teardown: XSKMAP entry cleared, rings unmapped before
+ * close() (else the socket lingers), then every buffer the kernel could
+ * still hold is ours again. Bind retries EBUSY for up to a second: a queue
+ * stays busy for a few ms after the previous socket's close.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/ethtool.h>
+#include <linux/if_link.h>
+#include <linux/if_xdp.h>
+#include <linux/sockios.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
+#include "mbufx_xdp.h"
+
+#ifndef SOL_XDP
+#define SOL_XDP 283
+#endif
+#ifndef AF_XDP
+#define AF_XDP 44
+#endif
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+#ifndef SO_BUSY_POLL_BUDGET
+#define SO_BUSY_POLL_BUDGET 70
+#endif
+
+
+/* The embedded XDP object (generated from mbufx_xdp_kern.c). */
+extern const unsigned char mbufx_xdp_bpf_obj[];
+extern const unsigned int mbufx_xdp_bpf_obj_len;
+
+int
+mbufx_xdp_if_ioctl(const char *iface, unsigned long req, struct ifreq *ifr)
+{
+	int fd, ret = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr->ifr_name, sizeof(ifr->ifr_name), "%s", iface);
+	if (ioctl(fd, req, ifr) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int
+mbufx_xdp_if_get_mtu(const char *iface, uint16_t *mtu)
+{
+	struct ifreq ifr = { 0 };
+	int ret = mbufx_xdp_if_ioctl(iface, SIOCGIFMTU, &ifr);
+
+	if (ret == 0)
+		*mtu = (uint16_t)RTE_MIN(ifr.ifr_mtu, UINT16_MAX);
+	return ret;
+}
+
+int
+mbufx_xdp_if_get_flags(const char *iface, short *flags)
+{
+	struct ifreq ifr = { 0 };
+	int ret = mbufx_xdp_if_ioctl(iface, SIOCGIFFLAGS, &ifr);
+
+	if (ret == 0)
+		*flags = ifr.ifr_flags;
+	return ret;
+}
+
+int
+mbufx_xdp_if_change_flags(const char *iface, short set, short clear)
+{
+	struct ifreq ifr = { 0 };
+	int ret = mbufx_xdp_if_ioctl(iface, SIOCGIFFLAGS, &ifr);
+
+	if (ret != 0)
+		return ret;
+	ifr.ifr_flags = (short)((ifr.ifr_flags | set) & ~clear);
+	return mbufx_xdp_if_ioctl(iface, SIOCSIFFLAGS, &ifr);
+}
+
+uint32_t
+mbufx_xdp_if_rx_queues(const char *iface)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ifreq ifr = { 0 };
+
+	ifr.ifr_data = (void *)&ch;
+	if (mbufx_xdp_if_ioctl(iface, SIOCETHTOOL, &ifr) != 0)
+		return 0;
+	return RTE_MAX(ch.rx_count, ch.combined_count) != 0 ?
+		ch.rx_count + ch.combined_count : 0;
+}
+
+uint32_t
+mbufx_xdp_if_speed(const char *iface)
+{
+	struct ethtool_cmd ec = { .cmd = ETHTOOL_GSET };
+	struct ifreq ifr = { 0 };
+	uint32_t s;
+
+	ifr.ifr_data = (void *)&ec;
+	if (mbufx_xdp_if_ioctl(iface, SIOCETHTOOL, &ifr) != 0)
+		return RTE_ETH_SPEED_NUM_UNKNOWN;
+	s = ethtool_cmd_speed(&ec);
+	return s == 0 || s == (uint32_t)SPEED_UNKNOWN ?
+		RTE_ETH_SPEED_NUM_UNKNOWN : s;
+}
+
+/* ------------------------------------------------------------------------
+ * XDP program: load, attach, detach
+ */
+
+void
+mbufx_xdp_prog_detach(struct xdp_pmd *p)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = p->prog_fd);
+
+	if (p->obj == NULL)
+		return;
+	/* only our program: XDP_FLAGS_REPLACE with old_prog_fd */
+	if (bpf_xdp_detach(p->ifindex, p->attach_flags, &opts) != 0)
+		XDP_LOG(WARNING, "%s: cannot detach the XDP program",
+			p->iface);
+	bpf_object__close(p->obj);
+	p->obj = NULL;
+	p->prog_fd = -1;
+	p->map_fd = -1;
+}
+
+int
+mbufx_xdp_prog_attach(struct xdp_pmd *p)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = "mbufx_xdp");
+	uint32_t entries = RTE_MAX(p->start_queue + p->queue_count,
+				   mbufx_xdp_if_rx_queues(p->iface));
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	uint32_t prog_id = 0;
+	int ret;
+
+	p->obj = bpf_object__open_mem(mbufx_xdp_bpf_obj, mbufx_xdp_bpf_obj_len,
+				      &oo);
+	if (p->obj == NULL) {
+		ret = -errno;
+		XDP_LOG(ERR, "%s: cannot open the embedded XDP object: %s",
+			p->iface, strerror(-ret));
+		return ret;
+	}
+	map = bpf_object__find_map_by_name(p->obj, "mbufx_xsks");
+	prog = bpf_object__find_program_by_name(p->obj, "mbufx_xdp_redirect");
+	if (map == NULL || prog == NULL) {
+		ret = -ENOENT;
+		goto fail;
+	}
+	bpf_map__set_max_entries(map, entries);
+	ret = bpf_object__load(p->obj);
+	if (ret != 0) {
+		XDP_LOG(ERR, "%s: cannot load the XDP program: %s "
+			"(CAP_BPF/CAP_SYS_ADMIN needed)", p->iface,
+			strerror(-ret));
+		goto fail;
+	}
+	p->prog_fd = bpf_program__fd(prog);
+	p->map_fd = bpf_map__fd(map);
+	p->attach_flags = XDP_FLAGS_DRV_MODE;
+	ret = bpf_xdp_attach(p->ifindex, p->prog_fd,
+			     XDP_FLAGS_UPDATE_IF_NOEXIST | p->attach_flags,
+			     NULL);
+	if (ret != 0 && ret != -EBUSY && ret != -EEXIST) {
+		XDP_LOG(INFO, "%s: native XDP refused (%s), using generic",
+			p->iface, strerror(-ret));
+		p->attach_flags = XDP_FLAGS_SKB_MODE;
+		ret = bpf_xdp_attach(p->ifindex, p->prog_fd,
+				     XDP_FLAGS_UPDATE_IF_NOEXIST |
+				     p->attach_flags, NULL);
+	}
+	if (ret != 0) {
+		bpf_xdp_query_id(p->ifindex, 0, &prog_id);
+		XDP_LOG(ERR, "%s: cannot attach the XDP program: %s%s",
+			p->iface, strerror(-ret), prog_id != 0 ?
+			" (another XDP program is attached: remove it with "
+			"'ip link set dev IF xdp off')" : "");
+		goto fail;
+	}
+	return 0;
+fail:
+	bpf_object__close(p->obj);
+	p->obj = NULL;
+	return ret;
+}
+
+/* ------------------------------------------------------------------------
+ * Sockets
+ */
+
+static int
+ring_map(int fd, struct mbufx_xdp_ring *r, const struct xdp_ring_offset *o,
+	 uint32_t size, size_t entry, off_t pgoff)
+{
+	void *m;
+
+	r->map_len = o->desc + (size_t)size * entry;
+	m = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_POPULATE, fd, pgoff);
+	if (m == MAP_FAILED) {
+		r->map = NULL;
+		return -errno;
+	}
+	r->map = m;
+	r->producer = RTE_PTR_ADD(m, o->producer);
+	r->consumer = RTE_PTR_ADD(m, o->consumer);
+	r->flags = RTE_PTR_ADD(m, o->flags);
+	r->descs = RTE_PTR_ADD(m, o->desc);
+	r->size = size;
+	r->mask = size - 1;
+	r->cached_prod = __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
+	r->cached_cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
+	return 0;
+}
+
+static void
+ring_unmap(struct mbufx_xdp_ring *r)
+{
+	if (r->map != NULL)
+		munmap(r->map, r->map_len);
+	memset(r, 0, sizeof(*r));
+}
+
+static int
+sock_opt(int fd, int level, int name, uint32_t v)
+{
+	return setsockopt(fd, level, name, &v, sizeof(v)) == 0 ? 0 : -errno;
+}
+
+/* bind() retrying EBUSY: a queue stays busy a few ms after a close. */
+static int
+bind_retry(int fd, struct sockaddr_xdp *sa)
+{
+	uint64_t deadline = rte_get_timer_cycles() +
+		rte_get_timer_hz() * BIND_RETRY_MS / 1000;
+
+	for (;;) {
+		if (bind(fd, (struct sockaddr *)sa, sizeof(*sa)) == 0)
+			return 0;
+		if (errno != EBUSY || rte_get_timer_cycles() >= deadline)
+			return -errno;
+		rte_delay_us_sleep(5000);
+	}
+}
+
+/*
+ * Bind flags in order of preference: zero-copy (mode zc or auto), then
+ * copy (auto or copy); each with multi-buffer first, then without (a
+ * driver without zero-copy multi-buffer, or a kernel before 6.6).
+ */
+static int
+sock_bind(struct xdp_pmd *p, struct xdp_rxq *rq, int fd)
+{
+	static const uint16_t modes[] = { XDP_ZEROCOPY, XDP_COPY };
+	struct sockaddr_xdp sa = {
+		.sxdp_family = AF_XDP,
+		.sxdp_ifindex = (uint32_t)p->ifindex,
+		.sxdp_queue_id = p->start_queue + rq->qid,
+	};
+	unsigned int m, sg;
+	int ret = -EINVAL;
+
+	for (m = 0; m < RTE_DIM(modes); m++) {
+		if ((modes[m] == XDP_ZEROCOPY && p->mode == MODE_COPY) ||
+		    (modes[m] == XDP_COPY && p->mode == MODE_ZC))
+			continue;
+		for (sg = p->sg; ; sg = 0) {
+			sa.sxdp_flags = modes[m] | XDP_USE_NEED_WAKEUP |
+				(sg ? XDP_USE_SG : 0);
+			ret = bind_retry(fd, &sa);
+			if (ret == 0) {
+				if (p->sg && !sg)
+					XDP_LOG(WARNING, "%s: no multi-buffer "
+						"(XDP_USE_SG) in this mode: "
+						"frames longer than one buffer "
+						"are dropped", p->iface);
+				p->sg = sg;
+				rq->zc = modes[m] == XDP_ZEROCOPY;
+				return 0;
+			}
+			if (ret == -EBUSY || !sg)
+				break;
+		}
+		if (ret == -EBUSY)
+			break;
+		if (modes[m] == XDP_ZEROCOPY && p->mode == MODE_AUTO)
+			XDP_LOG(INFO, "%s queue %u: no zero-copy (%s), copy "
+				"mode", p->iface, sa.sxdp_queue_id,
+				strerror(-ret));
+	}
+	XDP_LOG(ERR, "%s queue %u: bind (mode %s) failed: %s%s", p->iface,
+		sa.sxdp_queue_id, mbufx_xdp_mode_names[p->mode], strerror(-ret),
+		ret == -EBUSY ? " (queue still in use by another socket)" :
+		ret == -EOPNOTSUPP && p->mode == MODE_ZC ?
+		" (the driver has no zero-copy: use mode=auto or copy)" : "");
+	return ret;
+}
+
+
+void
+mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
+{
+	uint32_t key = p->start_queue + rq->qid;
+	struct xdp_statistics ks;
+	socklen_t len = sizeof(ks);
+
+	if (rq->fd < 0)
+		return;
+	/* a short burst still waiting for its kick goes out first */
+	if (tq != NULL && tq->fd >= 0 && tq->kick_at != 0) {
+		tq->kick_at = 0;
+		mbufx_xdp_tx_kick(tq);
+	}
+	if (p->map_fd >= 0)
+		bpf_map_delete_elem(p->map_fd, &key);
+	if (getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &ks, &len) == 0) {
+		rq->kbase.rx_dropped += ks.rx_dropped;
+		rq->kbase.rx_invalid_descs += ks.rx_invalid_descs;
+		rq->kbase.tx_invalid_descs += ks.tx_invalid_descs;
+		rq->kbase.rx_ring_full += ks.rx_ring_full;
+		rq->kbase.rx_fill_ring_empty_descs +=
+			ks.rx_fill_ring_empty_descs;
+		rq->kbase.tx_ring_empty_descs += ks.tx_ring_empty_descs;
+	}
+	/* unmap first: a mapped ring keeps the socket alive after close() */
+	ring_unmap(&rq->rx);
+	ring_unmap(&rq->core.fill);
+	if (tq != NULL) {
+		mbufx_xdp_txq_release(&tq->core);
+		ring_unmap(&tq->core.tx);
+		ring_unmap(&tq->core.cq);
+		tq->fd = -1;
+	}
+	close(rq->fd);
+	rq->fd = -1;
+	mbufx_xdp_rxq_release(&rq->core);
+}
+
+
+int
+mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
+{
+	struct xdp_umem_reg reg = {
+		.addr = rq->core.base,
+		.len = rq->core.umem_len,
+		.chunk_size = rq->core.chunk_size,
+		.headroom = 0,
+		.flags = XDP_UMEM_UNALIGNED_CHUNK_FLAG,
+	};
+	uint32_t cq_size = tq != NULL ? tq->core.nb_desc : DESC_MIN;
+	uint32_t key = p->start_queue + rq->qid;
+	struct xdp_mmap_offsets off;
+	socklen_t olen = sizeof(off);
+	int fd, ret;
+
+	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		XDP_LOG(ERR, "%s: socket(AF_XDP): %s", p->iface,
+			strerror(-ret));
+		return ret;
+	}
+	rq->fd = fd;
+	if (setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof(reg)) != 0) {
+		ret = -errno;
+		XDP_LOG(ERR, "%s: UMEM registration of %" PRIu64 " bytes "
+			"failed: %s%s", p->iface, (uint64_t)reg.len,
+			strerror(-ret), ret == -ENOBUFS || ret == -EPERM ?
+			" (CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK needed)" :
+			"");
+		goto fail;
+	}
+	ret = sock_opt(fd, SOL_XDP, XDP_UMEM_FILL_RING, rq->nb_desc);
+	if (ret == 0)
+		ret = sock_opt(fd, SOL_XDP, XDP_UMEM_COMPLETION_RING,
+			       cq_size);
+	if (ret == 0)
+		ret = sock_opt(fd, SOL_XDP, XDP_RX_RING, rq->nb_desc);
+	if (ret == 0 && tq != NULL)
+		ret = sock_opt(fd, SOL_XDP, XDP_TX_RING, tq->core.nb_desc);
+	if (ret == 0 && getsockopt(fd, SOL_XDP, XDP_MMAP_OFFSETS, &off,
+				   &olen) != 0)
+		ret = -errno;
+	if (ret == 0)
+		ret = ring_map(fd, &rq->core.fill, &off.fr, rq->nb_desc,
+			       sizeof(uint64_t), XDP_UMEM_PGOFF_FILL_RING);
+	if (ret == 0)
+		ret = ring_map(fd, &rq->rx, &off.rx, rq->nb_desc,
+			       sizeof(struct xdp_desc), XDP_PGOFF_RX_RING);
+	if (ret == 0 && tq != NULL)
+		ret = ring_map(fd, &tq->core.tx, &off.tx, tq->core.nb_desc,
+			       sizeof(struct xdp_desc), XDP_PGOFF_TX_RING);
+	if (ret == 0 && tq != NULL)
+		ret = ring_map(fd, &tq->core.cq, &off.cr, cq_size,
+			       sizeof(uint64_t),
+			       XDP_UMEM_PGOFF_COMPLETION_RING);
+	if (ret != 0) {
+		XDP_LOG(ERR, "%s: AF_XDP ring setup failed: %s", p->iface,
+			strerror(-ret));
+		goto fail;
+	}
+	if (tq != NULL) {
+		tq->fd = fd;
+		tq->kick_at = 0;
+		tq->polls_seen = 0;
+		tq->kick_delay = (uint64_t)p->tx_kick_us * rte_get_tsc_hz() /
+				 1000000;
+	}
+	rq->idle_kick_next = 0;
+	rq->busy_poll = 0;
+	if (p->busy_budget != 0) {
+		if (sock_opt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1) == 0 &&
+		    sock_opt(fd, SOL_SOCKET, SO_BUSY_POLL, 20) == 0 &&
+		    sock_opt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET,
+			     p->busy_budget) == 0)
+			rq->busy_poll = 1;
+		else
+			XDP_LOG(INFO, "%s: busy polling unavailable, ignored",
+				p->iface);
+	}
+	/* stock the fill ring before the first frame can arrive */
+	rx_refill(rq);
+	ret = sock_bind(p, rq, fd);
+	if (ret != 0)
+		goto fail;
+	if (bpf_map_update_elem(p->map_fd, &key, &fd, 0) != 0) {
+		ret = -errno;
+		XDP_LOG(ERR, "%s: XSKMAP update for queue %u: %s", p->iface,
+			key, strerror(-ret));
+		goto fail;
+	}
+	XDP_LOG(INFO, "%s queue %u: %s mode, UMEM %" PRIu64 " KiB, chunk %u",
+		p->iface, key, rq->zc ? "zero-copy" : "copy",
+		(uint64_t)reg.len >> 10, reg.chunk_size);
+	return 0;
+fail:
+	mbufx_xdp_sock_close(p, rq, tq);
+	return ret;
+}
+
+void
+mbufx_xdp_kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks)
+{
+	struct xdp_statistics live = { 0 };
+	socklen_t len = sizeof(live);
+
+	if (rq->fd >= 0)
+		getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &live, &len);
+#define KSUM(f) (ks->f = live.f + rq->kbase.f - rq->kreset.f)
+	KSUM(rx_dropped);
+	KSUM(rx_invalid_descs);
+	KSUM(tx_invalid_descs);
+	KSUM(rx_ring_full);
+	KSUM(rx_fill_ring_empty_descs);
+	KSUM(tx_ring_empty_descs);
+#undef KSUM
+}
