@@ -82,6 +82,7 @@
 #include <rte_malloc.h>
 
 #include "mbufx_xdp.h"
+#include "mbufx_xdp_compat.h"
 
 RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 
@@ -725,7 +726,8 @@ eth_promisc_off(struct rte_eth_dev *dev)
 
 
 static int
-eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s)
+eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s,
+	      mbufx_xdp_qstats *qs)
 {
 	struct xdp_pmd *p = pmd_of(dev);
 	struct xdp_statistics ks;
@@ -742,9 +744,9 @@ eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s)
 		s->imissed += ks.rx_dropped + ks.rx_ring_full;
 		s->ierrors += rq->core.st.dropped + rq->core.st.no_scatter;
 		s->rx_nombuf += rq->core.st.nombuf;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			s->q_ipackets[i] = rq->core.st.packets;
-			s->q_ibytes[i] = rq->core.st.bytes;
+		if (qs != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qs->q_ipackets[i] = rq->core.st.packets;
+			qs->q_ibytes[i] = rq->core.st.bytes;
 		}
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
@@ -755,13 +757,14 @@ eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s)
 		s->opackets += tq->core.st.packets;
 		s->obytes += tq->core.st.bytes;
 		s->oerrors += tq->core.st.errors;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			s->q_opackets[i] = tq->core.st.packets;
-			s->q_obytes[i] = tq->core.st.bytes;
+		if (qs != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qs->q_opackets[i] = tq->core.st.packets;
+			qs->q_obytes[i] = tq->core.st.bytes;
 		}
 	}
 	return 0;
 }
+MBUFX_XDP_STATS_GET(eth_stats_get)
 
 static int
 eth_stats_reset(struct rte_eth_dev *dev)
@@ -942,7 +945,7 @@ static const struct eth_dev_ops ops = {
 	.tx_queue_setup = eth_tx_queue_setup,
 	.rx_queue_release = eth_rx_queue_release,
 	.tx_queue_release = eth_tx_queue_release,
-	.stats_get = eth_stats_get,
+	.stats_get = eth_stats_get_op,
 	.stats_reset = eth_stats_reset,
 	.xstats_get = eth_xstats_get,
 	.xstats_get_names = eth_xstats_get_names,
