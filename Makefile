@@ -12,7 +12,7 @@ MESON_OPTS ?=
 MESON_TEST = meson test -C $(BUILD) --print-errorlogs --num-processes 2
 
 .PHONY: all setup build asan-build fuzz-build test test-fast test-dpdk test-asan test-perf \
-	test-fuzz fuzz bench soak demo install docs clean
+	test-fuzz test-distros fuzz bench bench-distros soak demo install docs clean
 
 all: build
 
@@ -30,7 +30,7 @@ ASAN_TEST = meson test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2
 FUZZ_TEST = meson test -C $(FUZZ_BUILD) --print-errorlogs --num-processes 2
 CLEAN_LOGS = rm -f $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json \
 	$(FUZZ_BUILD)/meson-logs/testlog.json
-SUMMARY = $(CLEAN_LOGS); rc=0; $(1) || rc=$$?; devtools/test-summary.py $(2); exit $$rc
+SUMMARY = $(CLEAN_LOGS); rc=0; $(1) || rc=$$?; devtools/test-summary.py $(2) || rc=1; exit $$rc
 
 # CI runs this (.ci/run): the fast suite (driver, library, apps), DPDK's own
 # autotests and dpdk-testpmd on our driver, then the unit tests (driver and
@@ -42,6 +42,17 @@ test: build asan-build fuzz-build
 		$(ASAN_TEST) --suite unit; r2=$$?; $(FUZZ_TEST) --suite fuzz; r3=$$?; \
 		[ $$r1 -eq 0 ] && [ $$r2 -eq 0 ] && [ $$r3 -eq 0 ]; }, \
 		$(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD))
+
+# The other DPDK releases users run: DPDK 24.11 (Debian 13 trixie) and 25.11
+# (Debian sid), each in a minimal Debian system of its own, built with
+# debootstrap and kept in /var/cache/mbufx/chroot: every part built with
+# -Dwerror=true, the fast and dpdk suites and the fuzz smoke tests inside.
+# DISTROS="trixie" picks some. Needs root. MBUFX_DPDK_GIT=<DPDK git clone>
+# serves the AF_XDP PMD's driver headers where the archive does not serve
+# DPDK's source package (devtools/distro-test.sh).
+DISTROS ?= trixie sid
+test-distros:
+	@devtools/distro-test.sh $(BUILD) test $(DISTROS)
 
 test-fast: build
 	@$(call SUMMARY,$(MESON_TEST) --suite fast,$(BUILD))
@@ -80,6 +91,11 @@ test-perf: build
 
 bench: build
 	devtools/bench.sh $(BUILD)
+
+# The driver and net_ring forwarding rows of make bench inside the same
+# Debian 13 and sid systems as test-distros.
+bench-distros:
+	devtools/distro-test.sh $(BUILD) bench $(DISTROS)
 
 # Soak under faults (SOAK_MINUTES, default 10, on each of SOAK_PORTS,
 # default "vhost xdp"): not part of `make test`, which runs the one-cycle
