@@ -23,7 +23,8 @@
 # process, short runs) under SCHED_RR (chrt -r 50), so that other jobs on a
 # shared machine do not preempt the measured loops; the multi-process
 # benchmarks (testpmd, apps) always run at normal priority. The build is not rebuilt here (make bench
-# builds first).
+# builds first). MBUFX_BENCH_PARTS picks steps 1-4 by name (default
+# "perf testpmd apps xdp"; make bench-distros runs "perf apps").
 set -u
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,16 +40,25 @@ notes=""
 # results of an earlier run must not pass for this one's
 rm -f "$out"/*.json "$out"/*.png "$out/RESULTS.md"
 
+parts=" ${MBUFX_BENCH_PARTS:-perf testpmd apps xdp} "
 step() {
     echo
     echo "=== bench: $1"
+}
+# want PART: the step is among MBUFX_BENCH_PARTS
+want() {
+    case "$parts" in *" $1 "*) return 0 ;; esac
+    echo "(not in MBUFX_BENCH_PARTS)"
+    return 1
 }
 
 # 1. perf suite of the runner (driver and library benchmarks)
 step "perf suite (mbufx-test *_perf_autotest)"
 perf=$(meson test -C "$build" --no-rebuild --suite perf --list 2>/dev/null |
     sed -n 's|^.*:perf / ||p' | tr '\n' ' ')
-if [ -z "$perf" ]; then
+if ! want perf; then
+    :
+elif [ -z "$perf" ]; then
     notes="$notes
 - no perf-suite test registered"
 else
@@ -65,17 +75,22 @@ else
         failed="$failed perf-suite"
 fi
 for j in driver lib rx; do
+    want perf >/dev/null || continue
     [ -f "$out/$j.json" ] || notes="$notes
 - $j.json absent: its benchmark is not in this tree yet (or failed)"
 done
 
 # 2. dpdk-testpmd per driver
 step "dpdk-testpmd net_null io (bench-testpmd.sh)"
-"$root/devtools/bench-testpmd.sh" "$build" || failed="$failed bench-testpmd"
+if want testpmd; then
+    "$root/devtools/bench-testpmd.sh" "$build" || failed="$failed bench-testpmd"
+fi
 
 # 3. the applications
 step "applications (bench-apps.sh)"
-if [ -x "$root/devtools/bench-apps.sh" ]; then
+if ! want apps; then
+    :
+elif [ -x "$root/devtools/bench-apps.sh" ]; then
     "$root/devtools/bench-apps.sh" "$build" || failed="$failed bench-apps"
 elif [ -f "$root/devtools/bench-apps.sh" ]; then
     sh "$root/devtools/bench-apps.sh" "$build" || failed="$failed bench-apps"
@@ -87,7 +102,9 @@ fi
 
 # 4. AF_XDP ports on a veth pair (net_mbufx_xdp against net_af_xdp)
 step "AF_XDP (bench-xdp.sh)"
-"$root/devtools/bench-xdp.sh" "$build" || failed="$failed bench-xdp"
+if want xdp; then
+    "$root/devtools/bench-xdp.sh" "$build" || failed="$failed bench-xdp"
+fi
 
 # 5. the report
 step "report"

@@ -212,9 +212,10 @@ test_in() {
 bench_in() {
     in_sys "rm -rf /mbufx/build && meson setup /mbufx/build /mbufx/src $2 >/dev/null &&
         ninja -C /mbufx/build >/dev/null && cd /mbufx/src &&
-        MBUFX_BENCH_PARTS='driver l3fwd-ring' devtools/bench.sh /mbufx/build" \
+        MBUFX_BENCH_PARTS=\"${MBUFX_BENCH_PARTS:-perf apps}\" MBUFX_BENCH_OUT=/mbufx/bench-results devtools/bench.sh /mbufx/build" \
         2>&1 | tee "$logs/$1-bench.log"
-    cp -r "$sys/mbufx/build/bench-results" "$logs/$1-bench-results" 2>/dev/null || true
+    rm -rf "$logs/$1-bench-results"
+    cp -r "$sys/mbufx/bench-results" "$logs/$1-bench-results" 2>/dev/null || true
 }
 
 rc=0
