@@ -9,6 +9,11 @@
  *   - off unless asked: no counters, the per-lcore cache stays;
  *   - a bad MBUFX_CHECK value fails the pool's creation with EINVAL;
  *   - MBUFX_CHECK_POOLS picks pools by name pattern;
+ *   - a checked pool's per-lcore cache is bypassed on the installed DPDK:
+ *     every get and put of any size reaches the driver at once, and a get
+ *     takes exactly what was asked (the driver sets the cache fields that
+ *     DPDK's get and put decide on; a DPDK that decides otherwise fails
+ *     here, not silently in a user's double free);
  *   - a double free through rte_pktmbuf_free (cache on at creation) is
  *     caught at the second free, logged with pool, object and lcore,
  *     counted, not inserted: the pool gives each object once, and exactly
@@ -205,6 +210,62 @@ test_pool_filter(void)
 	rte_mempool_free(b);
 	TEST_ASSERT(strcmp(ma, "log") == 0, "ck_abc: %s", ma);
 	TEST_ASSERT(strcmp(mb, "off") == 0, "ck_b: %s", mb);
+	return TEST_SUCCESS;
+}
+
+/* Objects in the driver (its own count, not the caches') */
+static long long
+drv_free(const struct rte_mempool *mp)
+{
+	return tel_field(mp, "free", NULL, 0);
+}
+
+static int
+test_cache_bypassed(void)
+{
+	static const unsigned int sizes[] = {
+		1, 2, CACHE - 1, CACHE, CACHE + 1, CACHE * 3 / 2 + 1,
+		CACHE * 2 + 1, NB_OBJS / 2,
+	};
+	void *objs[NB_OBJS];
+	struct rte_mempool *mp;
+	struct rte_mbuf *m;
+	unsigned int i, j, n;
+
+	check_env("1", NULL);
+	mp = pkt_pool("ck_nocache", RTE_MBUF_DEFAULT_BUF_SIZE);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	TEST_ASSERT_NOT_NULL(rte_mempool_default_cache(mp, rte_lcore_id()),
+			     "the pool has a cache for this lcore");
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		n = sizes[i];
+		TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, n),
+				    "get %u", n);
+		TEST_ASSERT_EQUAL(drv_free(mp), NB_OBJS - n,
+				  "get of %u: the driver gave exactly %u", n, n);
+		for (j = 0; j < n; j++) {
+			rte_mempool_put(mp, objs[j]);
+			TEST_ASSERT_EQUAL(drv_free(mp),
+					  NB_OBJS - n + j + 1,
+					  "put %u of %u reached the driver",
+					  j + 1, n);
+		}
+		TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, n),
+				    "get %u", n);
+		rte_mempool_put_bulk(mp, objs, n);
+		TEST_ASSERT_EQUAL(drv_free(mp), NB_OBJS,
+				  "bulk put of %u reached the driver", n);
+	}
+	m = rte_pktmbuf_alloc(mp);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	TEST_ASSERT_EQUAL(drv_free(mp), NB_OBJS - 1,
+			  "rte_pktmbuf_alloc took one mbuf from the driver");
+	rte_pktmbuf_free(m);
+	TEST_ASSERT_EQUAL(drv_free(mp), NB_OBJS,
+			  "rte_pktmbuf_free gave it back to the driver");
+	ASSERT_ERRORS(mp, "check_double_frees", 0);
+	TEST_RUN(check_whole(mp));
+	rte_mempool_free(mp);
 	return TEST_SUCCESS;
 }
 
@@ -462,6 +523,7 @@ static const struct mbufx_test_suite check_suite = {
 		MBUFX_TEST_CASE_ST(NULL, check_teardown, test_off_by_default),
 		MBUFX_TEST_CASE_ST(NULL, check_teardown, test_bad_env),
 		MBUFX_TEST_CASE_ST(NULL, check_teardown, test_pool_filter),
+		MBUFX_TEST_CASE_ST(NULL, check_teardown, test_cache_bypassed),
 		MBUFX_TEST_CASE_ST(NULL, check_teardown,
 				   test_double_free_pktmbuf),
 		MBUFX_TEST_CASE_ST(NULL, check_teardown, test_double_free_bulk),

@@ -341,9 +341,11 @@ lookup_lpm(const struct l3fwd_ctx *c, void *const *l3, const uint8_t *kind, uint
 
 	if (unlikely(any6))
 		for (i = 0; i < n; i++)
-			if (kind[i] == PKT_V6)
-				idx[i] = l3fwd_lpm_lookup6(c->t,
-						((const struct rte_ipv6_hdr *)l3[i])->dst_addr);
+			if (kind[i] == PKT_V6) {
+				const struct rte_ipv6_hdr *ip6 = l3[i];
+
+				idx[i] = l3fwd_lpm_lookup6(c->t, L3FWD_IP6_BYTES(ip6->dst_addr));
+			}
 	for (i = 0; i + 4 <= n4; i += 4) {
 		xmm_t v;
 
@@ -423,7 +425,7 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 		struct rte_ipv6_hdr *ip = l3;
 
 		ttl = --ip->hop_limits;
-		dst = ip->dst_addr;
+		dst = L3FWD_IP6_BYTES(ip->dst_addr);
 		mcast = dst[0] == 0xff;
 	} else {
 		struct rte_ipv4_hdr *ip = l3;

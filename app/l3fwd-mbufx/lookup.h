@@ -19,6 +19,7 @@
 #include <rte_udp.h>
 
 #include "l3fwd.h"
+#include "l3fwd_compat.h"
 
 /** EM keys, fields in network order as in the packet. */
 struct l3fwd_em_key4 {
@@ -54,7 +55,7 @@ l3fwd_lpm_lookup6(const struct l3fwd_tables *t, const uint8_t *dst)
 {
 	uint32_t nh;
 
-	if (rte_lpm6_lookup(t->lpm6, dst, &nh) == 0)
+	if (rte_lpm6_lookup(t->lpm6, l3fwd_lpm6_ip(dst), &nh) == 0)
 		return nh;
 	return t->def6;
 }
@@ -92,8 +93,8 @@ l3fwd_em_key4_fill(struct l3fwd_em_key4 *k, const struct rte_ipv4_hdr *ip, uint3
 static inline void
 l3fwd_em_key6_fill(struct l3fwd_em_key6 *k, const struct rte_ipv6_hdr *ip, uint32_t l3_avail)
 {
-	memcpy(k->dst, ip->dst_addr, 16);
-	memcpy(k->src, ip->src_addr, 16);
+	memcpy(k->dst, L3FWD_IP6_BYTES(ip->dst_addr), 16);
+	memcpy(k->src, L3FWD_IP6_BYTES(ip->src_addr), 16);
 	k->proto = ip->proto;
 	memset(k->pad, 0, sizeof(k->pad));
 	l3fwd_em_ports(ip + 1, ip->proto, l3_avail - sizeof(*ip), &k->sport, &k->dport);

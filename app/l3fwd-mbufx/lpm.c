@@ -56,7 +56,7 @@ l3fwd_lpm_build(int socket)
 			continue;
 		}
 		if (r->v6) {
-			rc = rte_lpm6_add(t->lpm6, r->ip_dst, r->depth, r->nh);
+			rc = rte_lpm6_add(t->lpm6, l3fwd_lpm6_ip(r->ip_dst), r->depth, r->nh);
 		} else {
 			rte_be32_t a;
 

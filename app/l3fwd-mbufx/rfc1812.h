@@ -27,6 +27,7 @@
 #include <rte_mbuf.h>
 
 #include "l3fwd.h"
+#include "l3fwd_compat.h"
 
 /*
  * First byte of an IPv4 address never forwarded (5.3.7): bit 0 as a source
@@ -240,7 +241,8 @@ l3fwd_check6(const struct rte_mbuf *m, const struct rte_ipv6_hdr *ip)
 		return L3FWD_DROP_BAD_LEN;
 	if (unlikely(ip->hop_limits <= 1))
 		return L3FWD_DROP_TTL;
-	if (unlikely(l3fwd_martian6(ip->src_addr, ip->dst_addr)))
+	if (unlikely(l3fwd_martian6(L3FWD_IP6_BYTES(ip->src_addr),
+				    L3FWD_IP6_BYTES(ip->dst_addr))))
 		return L3FWD_DROP_MARTIAN;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <rte_mempool.h>
 #include <rte_telemetry.h>
 
+#include "mbufx_compat.h"
 #include "mbufx_private.h"
 #include "mbufx_rx.h"
 #include "mbufx_stats.h"
@@ -254,16 +255,16 @@ mbufx_stats_tel_fields(struct rte_tel_data *d, const void *st,
 
 	for (i = 0; i < n; i++) {
 		if (fields[i].n == 1) {
-			rte_tel_data_add_dict_u64(d, fields[i].name,
+			mbufx_tel_dict_uint(d, fields[i].name,
 				mbufx_stat_value(st, &fields[i], 0));
 			continue;
 		}
 		a = rte_tel_data_alloc();
 		if (a == NULL)
 			continue;
-		rte_tel_data_start_array(a, RTE_TEL_U64_VAL);
+		rte_tel_data_start_array(a, MBUFX_TEL_UINT_VAL);
 		for (j = 0; j < fields[i].n; j++)
-			rte_tel_data_add_array_u64(a,
+			mbufx_tel_array_uint(a,
 				mbufx_stat_value(st, &fields[i], j));
 		if (rte_tel_data_add_dict_container(d, fields[i].name, a, 0) != 0)
 			rte_tel_data_free(a);

@@ -47,8 +47,9 @@
  *
  * The per-lcore mempool cache would hide all this (a double free sits twice
  * in a cache and is handed out twice before the driver sees it), so a
- * checked pool's per-lcore caches get size and flush threshold 0 before its
- * first object exists: every get and put comes to the driver. Caches an application creates
+ * checked pool's per-lcore caches are bypassed before its first object
+ * exists (mbufx_mp_caches_bypass(), mbufx_mempool_compat.h): every get and
+ * put comes to the driver. Caches an application creates
  * itself (rte_mempool_cache_create) are out of reach.
  *
  * What is poisoned: the data room of a pktmbuf pool's mbufs (not for other
@@ -85,6 +86,7 @@
 #include <rte_telemetry.h>
 
 #include "mbufx_mempool.h"
+#include "mbufx_mempool_compat.h"
 
 #define CHECK_ENV "MBUFX_CHECK"
 #define CHECK_POOLS_ENV "MBUFX_CHECK_POOLS"
@@ -173,7 +175,6 @@ mbufx_mp_check_init(struct mbufx_pool *p)
 	enum mbufx_check_mode mode;
 	struct mbufx_check *c;
 	uint32_t nb_ent;
-	unsigned int i;
 	int ret;
 
 	ret = check_mode_parse(mp->name, &mode);
@@ -201,16 +202,8 @@ mbufx_mp_check_init(struct mbufx_pool *p)
 		c->room_off = sizeof(struct rte_mbuf) + rte_pktmbuf_priv_size(mp);
 		c->room_len = p->data_room;
 	}
-	/*
-	 * No object exists yet: the per-lcore caches are empty. Size 0 and
-	 * flush threshold 0 send every get and put to the driver. Not
-	 * mp->cache_size: the pool's private area is found through it.
-	 */
-	if (mp->cache_size != 0 && mp->local_cache != NULL)
-		for (i = 0; i < RTE_MAX_LCORE; i++) {
-			mp->local_cache[i].size = 0;
-			mp->local_cache[i].flushthresh = 0;
-		}
+	/* no object exists yet: the per-lcore caches are empty */
+	mbufx_mp_caches_bypass(mp);
 	p->check = c;
 	MBUFX_MP_LOG(INFO, "pool %s: checking mode (%s), per-lcore cache off, "
 		     "%s poisoned", mp->name, check_mode_names[mode],
@@ -453,6 +446,6 @@ mbufx_mp_check_tel(const struct mbufx_pool *p, struct rte_tel_data *d)
 	rte_tel_data_add_dict_string(d, "check_mode",
 		check_mode_names[c == NULL ? MBUFX_CHECK_OFF : c->mode]);
 	for (i = 0; i < MBUFX_CHECK_NB_ERR; i++)
-		rte_tel_data_add_dict_u64(d, check_err_names[i], c == NULL ? 0 :
+		mbufx_mp_tel_dict_uint(d, check_err_names[i], c == NULL ? 0 :
 			__atomic_load_n(&c->errors[i], __ATOMIC_RELAXED));
 }

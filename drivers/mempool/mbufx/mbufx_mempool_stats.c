@@ -32,6 +32,7 @@
 #include <rte_telemetry.h>
 
 #include "mbufx_mempool.h"
+#include "mbufx_mempool_compat.h"
 
 /* struct mbufx_slot_stats, in struct order, under its telemetry names. */
 static const struct {
@@ -167,21 +168,21 @@ tel_pool(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", mp->name);
 	rte_tel_data_add_dict_string(d, "class", mbufx_mp_class_name(e->pool->cls));
-	rte_tel_data_add_dict_u64(d, "data_room", e->pool->data_room);
-	rte_tel_data_add_dict_u64(d, "elt_size", mp->elt_size);
-	rte_tel_data_add_dict_u64(d, "objects", mp->size);
-	rte_tel_data_add_dict_u64(d, "free", st.free_objs);
-	rte_tel_data_add_dict_u64(d, "avail", rte_mempool_avail_count(mp));
-	rte_tel_data_add_dict_u64(d, "in_use", rte_mempool_in_use_count(mp));
-	rte_tel_data_add_dict_u64(d, "cache_size", mp->cache_size);
-	rte_tel_data_add_dict_u64(d, "chunks", mp->nb_mem_chunks);
-	rte_tel_data_add_dict_u64(d, "iova_contig_pool", e->pool->contig);
-	rte_tel_data_add_dict_u64(d, "magazine_size", e->pool->mag_cap);
-	rte_tel_data_add_dict_u64(d, "full_magazines", st.nb_full_mags);
-	rte_tel_data_add_dict_u64(d, "active_lcores", st.active_slots);
+	mbufx_mp_tel_dict_uint(d, "data_room", e->pool->data_room);
+	mbufx_mp_tel_dict_uint(d, "elt_size", mp->elt_size);
+	mbufx_mp_tel_dict_uint(d, "objects", mp->size);
+	mbufx_mp_tel_dict_uint(d, "free", st.free_objs);
+	mbufx_mp_tel_dict_uint(d, "avail", rte_mempool_avail_count(mp));
+	mbufx_mp_tel_dict_uint(d, "in_use", rte_mempool_in_use_count(mp));
+	mbufx_mp_tel_dict_uint(d, "cache_size", mp->cache_size);
+	mbufx_mp_tel_dict_uint(d, "chunks", mp->nb_mem_chunks);
+	mbufx_mp_tel_dict_uint(d, "iova_contig_pool", e->pool->contig);
+	mbufx_mp_tel_dict_uint(d, "magazine_size", e->pool->mag_cap);
+	mbufx_mp_tel_dict_uint(d, "full_magazines", st.nb_full_mags);
+	mbufx_mp_tel_dict_uint(d, "active_lcores", st.active_slots);
 	for (i = 0; i < RTE_DIM(slot_ctrs); i++)
-		rte_tel_data_add_dict_u64(d, slot_ctrs[i].name,
-					  slot_ctr(&st.sum, i));
+		mbufx_mp_tel_dict_uint(d, slot_ctrs[i].name,
+				       slot_ctr(&st.sum, i));
 	mbufx_mp_check_tel(e->pool, d);
 	ret = 0;
 out:
