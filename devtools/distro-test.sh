@@ -14,7 +14,8 @@
 #      built beside and renamed when complete); sid's Release file may be
 #      past its Valid-Until date on a mirror, so that check is off in there.
 #      Packages are refreshed when the system is a week old;
-#   2. mounts: proc, sys, dev with its own hugetlbfs, tmpfs on /dev/shm and
+#   2. mounts: the system on itself (ip netns needs / to be a mount point),
+#      proc, sys, dev with its own hugetlbfs, tmpfs on /dev/shm and
 #      /run (network namespaces made by the tests live there), this source
 #      tree at /mbufx/src and, if MBUFX_DPDK_GIT names a DPDK git clone, that
 #      clone read-only at /mbufx/dpdk.git. Every mount is undone on every way
@@ -85,6 +86,8 @@ mount_in() {
 
 mount_system() {
     sys=$1
+    # the root a mount point of its own: `ip netns exec` makes / a slave
+    mount_in "$sys" "" --bind "$sys"
     mount_in "$sys" /proc -t proc proc
     mount_in "$sys" /sys --bind /sys
     mount_in "$sys" /dev --bind /dev

@@ -15,6 +15,7 @@ pmdinfo LIB.a OUT.c
 
 import io
 import json
+import re
 import os
 import sys
 
@@ -81,11 +82,14 @@ def pmdinfo(src, dst):
         syms = {}
         for sec in elf.iter_sections():
             if isinstance(sec, SymbolTableSection):
+                # objects only: clang's ASan adds NOTYPE markers named
+                # this_pmd_name0.<hash> beside the string
                 for s in sec.iter_symbols():
-                    if isinstance(s["st_shndx"], int) and s.name:
+                    if (isinstance(s["st_shndx"], int) and s.name and
+                            s["st_info"]["type"] == "STT_OBJECT"):
                         syms[s.name] = s
         for name, s in sorted(syms.items()):
-            if not name.startswith("this_pmd_name"):
+            if not re.fullmatch(r"this_pmd_name[0-9]+", name):
                 continue
             drv = c_string(elf, s)
             info = {"name": drv}
