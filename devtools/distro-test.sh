@@ -207,7 +207,7 @@ test_in() {
     echo "== $s: tests $(( $(now) - t2 )) s: $(MBUFX_NO_SKIP= "$top/devtools/test-summary.py" \
         "$out" "$out/fuzz" | tail -n 1)"
     if [ $rc -ne 0 ]; then
-        grep -E '^ *[0-9]+/[0-9]+ .*(FAIL|ERROR|TIMEOUT)' "$out/test.log" "$out/fuzz.log" >&2 || true
+        grep -E '^ *[0-9]+/[0-9]+ .* (FAIL|ERROR|TIMEOUT) ' "$out/test.log" "$out/fuzz.log" >&2 || true
     fi
     return $rc
 }

@@ -89,7 +89,7 @@ def pmdinfo(src, dst):
                             s["st_info"]["type"] == "STT_OBJECT"):
                         syms[s.name] = s
         for name, s in sorted(syms.items()):
-            if not re.fullmatch(r"this_pmd_name[0-9]+", name):
+            if not re.fullmatch(r"this_pmd_name[0-9A-Za-z_]+", name):
                 continue
             drv = c_string(elf, s)
             info = {"name": drv}
