@@ -123,7 +123,6 @@ struct diff {
 	uint64_t failed[OP_NUM]; /* documented failures (ENOMEM ...) */
 	uint8_t tmp[MAXLEN];
 	struct rte_mempool *small;	/* the smallest zone's pool */
-	uint64_t mark_flag;	/* fan-out's own-copy flag, not metadata */
 	uint64_t trace_from;	/* MBUFX_DIFF_TRACE: print steps from there */
 	unsigned int last_i;	/* the packet the last step worked on */
 	unsigned int full_every; /* diff_set_full_check() */
@@ -297,12 +296,12 @@ seg_flags_ok(const struct rte_mbuf *m)
 }
 
 static int
-meta_ok(const struct diff *d, const struct rte_mbuf *m, uint32_t tag)
+meta_ok(const struct rte_mbuf *m, uint32_t tag)
 {
 	return seg_flags_ok(m) && m->hash.rss == tag &&
 		m->port == (uint16_t)tag &&
-		(m->ol_flags & ~(RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL |
-				 d->mark_flag)) == META_FLAGS &&
+		(m->ol_flags & ~(RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) ==
+		META_FLAGS &&
 		m->packet_type == (tag ^ 0x5a5a5a5a) &&
 		m->vlan_tci == (uint16_t)(tag >> 16) &&
 		m->vlan_tci_outer == (uint16_t)(tag >> 8) &&
@@ -357,8 +356,6 @@ op_clone(struct diff *d, unsigned int i, enum op o)
 
 	if (d->np == MAXP)
 		return 0;
-	/* the documented rule for the copy mbufx_fanout() kept */
-	mbufx_own_front_clear(m);
 	if (o == OP_SHARE) {
 		rte_pktmbuf_refcnt_update(m, 1);
 		c = m;
@@ -449,9 +446,7 @@ op_pcontig(struct diff *d, unsigned int i)
 		rest = p->len + 1 + rnd_n(d, 10);
 	contig = len + rest;
 	inplace = !bad && mbufx_leading_space(m0) >= len &&
-		m0->data_len >= rest &&
-		(mbufx_seg_writable(m0) ||
-		 m0->data_off + rest <= mbufx_own_front(m0));
+		m0->data_len >= rest && mbufx_seg_writable(m0);
 	tu_avail(d->zs, a0);
 	q = mbufx_prepend_contig(d->zs, &p->m, len, contig);
 	if (q == NULL) {
@@ -769,7 +764,7 @@ verify_one(struct diff *d, unsigned int i)
 
 	if (tu_cmp(p->m, p->b, p->len) != 0)
 		FAIL(d, "packet %u of %u differs from its model", i, d->np);
-	if (!meta_ok(d, p->m, p->tag))
+	if (!meta_ok(p->m, p->tag))
 		FAIL(d, "packet %u lost its metadata", i);
 	for (s = p->m, n = 0; n < p->nseg; s = s->next, n++)
 		if (s != p->seg[n].s || s->data_off != p->seg[n].data_off ||
@@ -893,15 +888,12 @@ diff_create(struct mbufx_zone_set *zs, uint64_t seed,
 	const char *env;
 	struct diff *d;
 	unsigned int i;
-	int bit;
 
 	d = calloc(1, sizeof(*d));
 	if (d == NULL)
 		return NULL;
 	env = getenv("MBUFX_DIFF_TRACE");
 	d->trace_from = env != NULL ? strtoull(env, NULL, 0) : UINT64_MAX;
-	bit = rte_mbuf_dynflag_lookup(MBUFX_DYNFLAG_OWN_FRONT_NAME, NULL);
-	d->mark_flag = bit < 0 ? 0 : RTE_BIT64(bit);
 	for (i = 0; i < MAXP; i++) {
 		d->p[i].b = malloc(MAXLEN);
 		if (d->p[i].b == NULL) {

@@ -12,8 +12,9 @@
  *   copy i:      [ leading space | bytes 0..c ]   header mbuf (private)
  *                  -> indirect(seg holding c, from c) -> indirect(next) ...
  *
- *   last copy:   m itself when its first segment is writable and holds
- *                the first hdr_len bytes.
+ *   last copy:   m itself when its first segment is writable, holds the
+ *                first hdr_len bytes and no other copy reads it (a deep
+ *                copy, or c at its end): it stays writable by DPDK's rule.
  *
  * c is the split point: hdr_len, extended to the end of the segment that
  * holds byte hdr_len when that adds at most MBUFX_FANOUT_COPY_MAX bytes
@@ -28,8 +29,10 @@
  * mbuf and every reference they took, so m is as it was and the zones hold
  * what they held. Counters are committed only on success.
  *
- * When m serves as the last copy while the others attach to its first
- * segment, it gets the mark of mbufx_own_front(): its front is private.
+ * m never serves as a copy while the others attach to its first segment:
+ * its refcnt would count them, and nothing DPDK's mbuf exposes can tell
+ * those references from any taken later (a clone, a second holder), so
+ * its front could not be written safely by anyone.
  */
 
 #include <errno.h>
@@ -260,6 +263,13 @@ mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t hdr_len,
 	nalloc = own ? n - 1 : n;
 	if (share_plan(m, c, nalloc, &first, &skip, &k) < 0)
 		return -EOVERFLOW;
+	if (own && nalloc != 0 && k != 0 && first == m) {
+		/* the copies would read m's first segment (see above) */
+		own = 0;
+		nalloc = n;
+		if (share_plan(m, c, nalloc, &first, &skip, &k) < 0)
+			return -EOVERFLOW;
+	}
 
 	/* Chunks of nh copies: headers v[0..nh), their k indirect mbufs
 	 * each from v[nh] on, refilled (k > FANOUT_BULK - 1 only) as used. */
@@ -316,22 +326,10 @@ mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t hdr_len,
 		}
 	}
 	fanout_count(zs, &a, nalloc, k, deep, own);
-	/* the copies took references on the shared segments: a mark one of
-	 * them carried no longer tells the truth */
-	if (unlikely(mbufx_mark_flag != 0) && k != 0)
-		for (s = first, t = 0; t < k; s = s->next)
-			if (s->data_len != 0) {
-				if (s->ol_flags & mbufx_mark_flag)
-					s->ol_flags &= ~mbufx_mark_flag;
-				t++;
-			}
-	if (own) {
+	if (own)
 		copies[n - 1] = m;
-		if (k != 0 && first == m)
-			mbufx_mark_set(m, (uint16_t)(m->data_off + c));
-	} else {
+	else
 		rte_pktmbuf_free(m);
-	}
 	return (int)n;
 
 unwind:
