@@ -999,11 +999,22 @@ static const struct diff_kind {
 	{ "ring_mp_mc ops, no cache", "ring_mp_mc", 0, 1 },
 };
 
+unsigned int
+diff_kind_count(void)
+{
+	return RTE_DIM(diff_kinds);
+}
+
+const char *
+diff_kind_name(unsigned int kind)
+{
+	return kind < RTE_DIM(diff_kinds) ? diff_kinds[kind].name : NULL;
+}
+
 static struct mbufx_zone_set *
-diff_zs_create(const struct diff_kind *k, unsigned int run)
+kind_zs_create(const struct diff_kind *k, const char *name)
 {
 	struct mbufx_zone_params p;
-	char name[MBUFX_ZONE_SET_NAMESIZE];
 	unsigned int z;
 
 	mbufx_zone_params_init(&p);
@@ -1015,8 +1026,17 @@ diff_zs_create(const struct diff_kind *k, unsigned int run)
 	for (z = 0; z < MBUFX_ZONE_NUM; z++)
 		p.cache[z] = k->cache ? 0 : MBUFX_ZONE_CACHE_NONE;
 	p.ops_name = k->ops;
-	snprintf(name, sizeof(name), "tdiff%u", run);
 	return mbufx_zone_set_create(name, SOCKET_ID_ANY, &p);
+}
+
+struct mbufx_zone_set *
+diff_zs_create(unsigned int kind, const char *name)
+{
+	if (kind >= RTE_DIM(diff_kinds)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return kind_zs_create(&diff_kinds[kind], name);
 }
 
 struct diff_loop {
@@ -1073,6 +1093,7 @@ static int
 diff_run_one(const struct diff_kind *k, unsigned int run, int eal,
 	     uint64_t steps, uint64_t seed)
 {
+	char name[MBUFX_ZONE_SET_NAMESIZE];
 	struct mbufx_zone_set *zs;
 	struct mbufx_zone_stats st;
 	struct diff_loop l;
@@ -1082,7 +1103,8 @@ diff_run_one(const struct diff_kind *k, unsigned int run, int eal,
 	unsigned int z;
 	int ret = TEST_FAILED;
 
-	zs = diff_zs_create(k, run);
+	snprintf(name, sizeof(name), "tdiff%u", run);
+	zs = kind_zs_create(k, name);
 	TEST_ASSERT_NOT_NULL(zs, "zone set: %s", rte_strerror(rte_errno));
 	TEST_ASSERT_NOT_NULL(tu_pinned_pool(), "pinned pool");
 	d = diff_create(zs, seed, NULL, NULL);
