@@ -919,18 +919,24 @@ test_fanout_shapes(void)
 	/* a 1500-byte single segment: the payload is shared, the header
 	 * mbufs (all four: the original's first segment is read by the
 	 * copies, so it is not one of them) hold exactly hdr_len bytes with
-	 * all free space in front */
+	 * all free space in front; the last copy's payload is the original
+	 * itself, the others' indirect mbufs attached to it */
 	m = mk_packet(TU_DIRECT, 128, mtu[0], NULL, 0, exp, &o);
 	ret = mbufx_fanout(zs, m, 14, copies, 4);
 	TEST_ASSERT_EQUAL(ret, 4, "fanout");
+	TEST_ASSERT(copies[3]->next == m && copies[3]->nb_segs == 2,
+		    "the original behind the last header");
 	for (i = 0; i < 4; i++) {
 		TEST_ASSERT_EQUAL(copies[i]->data_len, 14, "header");
 		TEST_ASSERT_EQUAL(rte_pktmbuf_tailroom(copies[i]), 0, "at end");
 		TEST_ASSERT_EQUAL(copies[i]->next->data_len, 1486, "payload");
 		TEST_ASSERT(rte_mbuf_from_indirect(copies[i]->next) == m,
 			    "shares the original");
+		TEST_ASSERT_EQUAL(RTE_MBUF_CLONED(copies[i]->next) != 0, i < 3,
+				  "indirect in the first three only");
 	}
 	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(m), 4, "4 references");
+	TEST_ASSERT(!mbufx_seg_writable(m), "payload shared");
 	for (i = 0; i < 4; i++)
 		rte_pktmbuf_free(copies[i]);
 	ASSERT_NO_LEAK();
@@ -1272,7 +1278,7 @@ static const struct sw_case sw_cases[] = {
 	{ "fan-out x4 of a clone", TU_INDIRECT, 1500, 0, 0, 0,
 	  SW_FANOUT, 14, 4, { 8, 0, 0 } },
 	{ "fan-out x3, packet-zone headers", TU_DIRECT, 1500, 0, 0, 0,
-	  SW_FANOUT, 300, 3, { 3, 3, 0 } },
+	  SW_FANOUT, 300, 3, { 2, 3, 0 } },
 	{ "fan-out x3 of a 2-segment clone", TU_INDIRECT, 60, 1440, 0, 0,
 	  SW_FANOUT, 34, 3, { 6, 0, 0 } },
 	{ "fan-out x30 of a clone, two chunks", TU_INDIRECT, 1500, 0, 0, 0,
@@ -1601,6 +1607,19 @@ test_fanout_copies_private(void)
 	rte_pktmbuf_free(c);
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(copies[2]);
+
+	/* the original is the last copy's payload: shared while the other
+	 * copies live, writable by the count once they are gone */
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 4, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), 2, "fanout");
+	TEST_ASSERT(copies[1]->next == m0 && !mbufx_seg_writable(m0),
+		    "payload shared");
+	rte_pktmbuf_free(copies[0]);
+	TEST_ASSERT(mbufx_seg_writable(m0) && m0->data_len == 1486,
+		    "sole reader: writable");
+	rte_pktmbuf_free(copies[1]);
 
 	/* the original serves as a copy when the others do not read its
 	 * first segment: it stays writable and takes no mark */

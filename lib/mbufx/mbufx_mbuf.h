@@ -389,10 +389,14 @@ int mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len);
  * When the first segment of m is writable, holds the first hdr_len bytes
  * and no other copy needs to read it (a deep copy, or a split point at its
  * end), m itself serves as the last copy: n - 1 header allocations instead
- * of n. Otherwise every copy gets a header mbuf and m is released (its
- * buffer lives on as long as copies share it). So in every copy the first
- * segment is writable by the rule of the file comment (refcnt 1, its own
- * buffer), holds the first hdr_len bytes, and has its headroom as
+ * of n. When the other copies do read it, m's first segment is never a
+ * copy's first segment: the last copy is a header mbuf followed by m
+ * itself (its data starting after the copied bytes) and the rest of m's
+ * chain, n - 1 copies' worth of indirect mbufs instead of n. Otherwise
+ * every copy gets a header mbuf and m is released (its buffer lives on as
+ * long as copies share it). So in every copy the first segment is
+ * writable by the rule of the file comment (refcnt 1, its own buffer),
+ * holds the first hdr_len bytes, and has its headroom as
  * mbufx_leading_space(): prepends and rewrites of those bytes go in place
  * until a reference is taken on that copy, after which it is shared like
  * any other packet.
