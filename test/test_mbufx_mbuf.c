@@ -1651,6 +1651,58 @@ test_fanout_copies_private(void)
 }
 
 /*
+ * Many copies of a direct packet whose first segment they share: built in
+ * two chunks, the last copy's header in the first; a zone running dry in
+ * the second chunk gives everything back, that header included.
+ */
+static int
+test_fanout_chunks_direct(void)
+{
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *copies[40], *m, *o;
+	unsigned int a0[MBUFX_ZONE_NUM], i, nh;
+	uint8_t exp[MAXB];
+
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 6, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	tu_read(m, exp, MAXB);
+	/* 40 headers and 39 indirect mbufs: more than the header zone */
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 40), 40, "fanout");
+	TEST_ASSERT(copies[39]->next == m, "the original behind the last");
+	for (i = 0; i < 40; i++) {
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, 1500), "copy %u", i);
+		TEST_ASSERT(mbufx_seg_writable(copies[i]), "copy %u private", i);
+	}
+	rte_pktmbuf_free_bulk(copies, 40);
+	ASSERT_NO_LEAK();
+
+	/* room for the first chunk (31 copies and the last header, 63
+	 * mbufs) and a little more, not for the second */
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 7, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	tu_read(m, exp, MAXB);
+	nh = drain_from(MBUFX_ZONE_HDR, hv, RTE_DIM(hv));
+	TEST_ASSERT(nh == ALL_N - 1 && hv[TU_HDR_N]->pool ==
+		    zs->pool[MBUFX_ZONE_PKT] && hv[TU_HDR_N + 69]->pool ==
+		    zs->pool[MBUFX_ZONE_PKT], "drained in zone order");
+	/* 70 packet-zone mbufs back (the fallback of the empty header zone) */
+	rte_pktmbuf_free_bulk(&hv[TU_HDR_N], 70);
+	memmove(&hv[TU_HDR_N], &hv[TU_HDR_N + 70],
+		(nh - TU_HDR_N - 70) * sizeof(hv[0]));
+	nh -= 70;
+	tu_avail(zs, a0);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 40), -ENOMEM,
+			  "second chunk");
+	ASSERT_AVAIL_SAME(a0, "everything back");
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(m), 1, "no reference left");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1500), "m unchanged");
+	rte_pktmbuf_free_bulk(hv, nh);
+	rte_pktmbuf_free(m);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
  * What a reader of a fan-out copy can see stays as it was, whatever the
  * order of references taken and copies freed: the copy mbufx_fanout()
  * keeps is mirrored (rte_pktmbuf_clone()), attached to
@@ -2307,6 +2359,7 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_unshare_zero),
 		MBUFX_TEST_CASE(test_append_busy),
 		MBUFX_TEST_CASE(test_fanout_copies_private),
+		MBUFX_TEST_CASE(test_fanout_chunks_direct),
 		MBUFX_TEST_CASE(test_fanout_kept_copy_readers),
 		MBUFX_TEST_CASE(test_vlan_insert),
 		MBUFX_TEST_CASE(test_prepend_contig),
