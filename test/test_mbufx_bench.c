@@ -18,11 +18,13 @@
  *    (in place) against a header mbuf per packet as DPDK's ipv4_multicast
  *    example does (alloc, chain, copy metadata, prepend). Target 1.25x pps.
  * 2. fanout-N: one 1500-byte packet to N ports, each copy with its own
- *    14-byte L2 header written. mbufx_fanout() against ipv4_multicast's
- *    header mbuf + clone per port (the original serving the last port),
- *    as the example does it (the header mbufs carry no metadata) and with
- *    the metadata copy mbufx_fanout() does ("+meta"). Cycles per original
- *    packet and header allocations per packet.
+ *    14-byte L2 header written. mbufx_fanout() (N header mbufs, N - 1
+ *    indirect ones: the original's first segment is the last copy's
+ *    payload) against ipv4_multicast's header mbuf + clone per port (the
+ *    original serving the last port), as the example does it
+ *    (the header mbufs carry no metadata) and with the metadata copy
+ *    mbufx_fanout() does ("+meta"). Cycles per original packet and header
+ *    allocations per packet.
  * 3. pullup-L: 64 / 128 bytes contiguous from a 40 + 1400 byte 2-segment
  *    packet: mbufx_pullup() against rte_pktmbuf_linearize() and
  *    rte_pktmbuf_copy() (then freeing the original). Cycles per packet.
@@ -537,7 +539,8 @@ test_lib_perf(void)
 			}
 			snprintf(r->note, sizeof(r->note),
 				 "counted: mbufx zone-set counters, baseline "
-				 "calls; the original serves as the last copy");
+				 "calls; the original is the last copy's "
+				 "payload (mbufx) or packet (baseline)");
 		}
 		for (k = 1; k < c->nv; k++) {
 			r = &rows[nr++];

@@ -9,7 +9,9 @@
  * The model of every live packet is a plain byte array. A random sequence
  * of operations runs on real mbufs and on the model side by side: alloc
  * (any size, jumbo chains included), external and pinned-external buffers,
- * clone, sharing a whole chain (refcnt), prepend, prepend_contig,
+ * new readers of a packet as DPDK makes them (rte_pktmbuf_clone(),
+ * rte_pktmbuf_attach() to its first segment, a second holder of the whole
+ * chain with rte_pktmbuf_refcnt_update()), prepend, prepend_contig,
  * vlan_insert, pullup, unshare_hdr (also of 0 bytes), adj, trim, append,
  * chain, fan-out, writes wherever mbufx_seg_writable() allows, free, and
  * hogging zones so that allocations fall back to larger zones or fail.
@@ -19,7 +21,9 @@
  * reaches into bytes another packet reads shows as that packet differing
  * from its model.
  * After every step every live packet, clones sharing its data included,
- * must equal its model byte for byte, carry its metadata (port, flags,
+ * must equal its model byte for byte, keep the data_off and data_len of
+ * every segment as the last operation on it left them (a call on another
+ * reference must not move them), carry its metadata (port, flags,
  * packet type, hash, VLAN tags, tx_offload; no segment with per-segment
  * INDIRECT / EXTERNAL bits that do not match its buffer) and pass
  * rte_mbuf_check(); a failed call must leave its packet and every zone's
@@ -27,10 +31,15 @@
  * not take an mbuf. At the end
  * every zone, the pinned pool and every external buffer must be back.
  *
+ * Every sequence runs on four kinds of zone set (mbufx ops without and with
+ * per-lcore caches, mbufx ops without a header zone, ring_mp_mc ops), each
+ * on the EAL lcore and on a thread that is not an EAL lcore: eight runs,
+ * each with its own sequence derived from the seed.
+ *
  * The seed is MBUFX_TEST_SEED (printed by the runner): a failure replays
  * with MBUFX_TEST_SEED=<seed>. MBUFX_DIFF_STEPS overrides the step count
- * (fast: 500 000, perf: 5 000 000); MBUFX_DIFF_TRACE=<step> prints every
- * operation from that step on.
+ * of each run (fast: 250 000, perf: 2 500 000); MBUFX_DIFF_TRACE=<step>
+ * prints every operation from that step on.
  *
  * The engine (test_mbufx_diff.h) also runs under test/fuzz/fuzz_bufops,
  * where libFuzzer's input replaces the random generator.
@@ -38,6 +47,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,29 +72,41 @@ enum op {
 	OP_ALLOC, OP_EXT, OP_PINNED, OP_CLONE, OP_SHARE, OP_PREPEND,
 	OP_PULLUP, OP_UNSHARE, OP_WRITE, OP_ADJ, OP_TRIM, OP_APPEND,
 	OP_CHAIN, OP_FANOUT, OP_FREE, OP_HOG, OP_UNHOG, OP_PCONTIG, OP_VLAN,
-	OP_NUM
+	OP_ATTACH, OP_NUM
 };
 
 static const char * const op_names[OP_NUM] = {
 	"alloc", "ext", "pinned", "clone", "share", "prepend", "pullup",
 	"unshare", "write", "adj", "trim", "append", "chain", "fanout",
-	"free", "hog", "unhog", "pcontig", "vlan",
+	"free", "hog", "unhog", "pcontig", "vlan", "attach",
 };
 
 /* Relative frequencies. */
 static const unsigned int op_weight[OP_NUM] = {
 	[OP_ALLOC] = 8, [OP_EXT] = 2, [OP_PINNED] = 2, [OP_CLONE] = 5,
-	[OP_SHARE] = 1, [OP_PREPEND] = 10, [OP_PULLUP] = 8, [OP_UNSHARE] = 4,
+	[OP_SHARE] = 3, [OP_PREPEND] = 10, [OP_PULLUP] = 8, [OP_UNSHARE] = 4,
 	[OP_WRITE] = 6, [OP_ADJ] = 4, [OP_TRIM] = 3, [OP_APPEND] = 4,
 	[OP_CHAIN] = 3, [OP_FANOUT] = 4, [OP_FREE] = 9, [OP_HOG] = 1,
-	[OP_UNHOG] = 1, [OP_PCONTIG] = 5, [OP_VLAN] = 2,
+	[OP_UNHOG] = 1, [OP_PCONTIG] = 5, [OP_VLAN] = 2, [OP_ATTACH] = 3,
 };
+
+/* Segments of a packet whose fields the model records. */
+#define SEGMAX 64
 
 struct pkt {
 	struct rte_mbuf *m;
 	uint8_t *b;		/* model, MAXLEN bytes */
 	uint32_t len;
 	uint32_t tag;		/* metadata (meta_set()) must follow */
+	/* what this reference reads of each segment (the first SEGMAX),
+	 * recorded after each operation on it: another reference's call
+	 * must not change it */
+	unsigned int nseg;
+	struct {
+		const struct rte_mbuf *s;
+		uint16_t data_off;
+		uint16_t data_len;
+	} seg[SEGMAX];
 };
 
 struct diff {
@@ -100,7 +122,7 @@ struct diff {
 	uint64_t done[OP_NUM];	/* successful operations */
 	uint64_t failed[OP_NUM]; /* documented failures (ENOMEM ...) */
 	uint8_t tmp[MAXLEN];
-	uint64_t mark_flag;	/* fan-out's own-copy flag, not metadata */
+	struct rte_mempool *small;	/* the smallest zone's pool */
 	uint64_t trace_from;	/* MBUFX_DIFF_TRACE: print steps from there */
 	unsigned int last_i;	/* the packet the last step worked on */
 	unsigned int full_every; /* diff_set_full_check() */
@@ -169,6 +191,21 @@ rnd_len(struct diff *d)
 	return -1;							\
 } while (0)
 
+/* Record the fields p's reference reads, after an operation on it. */
+static void
+snap(struct pkt *p)
+{
+	const struct rte_mbuf *s;
+	unsigned int n = 0;
+
+	for (s = p->m; s != NULL && n < SEGMAX; s = s->next, n++) {
+		p->seg[n].s = s;
+		p->seg[n].data_off = s->data_off;
+		p->seg[n].data_len = s->data_len;
+	}
+	p->nseg = n;
+}
+
 static int
 add(struct diff *d, struct rte_mbuf *m, const uint8_t *b, uint32_t len,
     uint32_t tag)
@@ -179,6 +216,7 @@ add(struct diff *d, struct rte_mbuf *m, const uint8_t *b, uint32_t len,
 	p->len = len;
 	p->tag = tag;
 	memcpy(p->b, b, len);
+	snap(p);
 	return 0;
 }
 
@@ -258,12 +296,12 @@ seg_flags_ok(const struct rte_mbuf *m)
 }
 
 static int
-meta_ok(const struct diff *d, const struct rte_mbuf *m, uint32_t tag)
+meta_ok(const struct rte_mbuf *m, uint32_t tag)
 {
 	return seg_flags_ok(m) && m->hash.rss == tag &&
 		m->port == (uint16_t)tag &&
-		(m->ol_flags & ~(RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL |
-				 d->mark_flag)) == META_FLAGS &&
+		(m->ol_flags & ~(RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL)) ==
+		META_FLAGS &&
 		m->packet_type == (tag ^ 0x5a5a5a5a) &&
 		m->vlan_tci == (uint16_t)(tag >> 16) &&
 		m->vlan_tci_outer == (uint16_t)(tag >> 8) &&
@@ -282,7 +320,7 @@ op_alloc(struct diff *d, enum op o)
 		m = mbufx_alloc(d->zs, len);
 	} else if (o == OP_EXT) {
 		len = RTE_MIN(len, 2000u);
-		m = tu_ext_alloc(d->zs->pool[MBUFX_ZONE_HDR], 2000);
+		m = tu_ext_alloc(d->small, 2000);
 	} else {
 		len = RTE_MIN(len, 2048u);
 		m = rte_pktmbuf_alloc(tu_pinned_pool());
@@ -305,27 +343,37 @@ op_alloc(struct diff *d, enum op o)
 	return add(d, m, d->tmp, len, m->hash.rss);
 }
 
+/*
+ * A new reader of packet i, as DPDK makes them, with nothing else called:
+ * a clone of the chain, an indirect mbuf attached to its first segment
+ * (which reads that segment only), or a second holder of the same chain.
+ */
 static int
 op_clone(struct diff *d, unsigned int i, enum op o)
 {
-	struct rte_mbuf *c;
+	struct rte_mbuf *c, *m = d->p[i].m;
+	uint32_t len = d->p[i].len;
 
 	if (d->np == MAXP)
 		return 0;
-	/* the documented rule for the copy mbufx_fanout() kept */
-	mbufx_own_front_clear(d->p[i].m);
 	if (o == OP_SHARE) {
-		rte_pktmbuf_refcnt_update(d->p[i].m, 1);
-		c = d->p[i].m;
+		rte_pktmbuf_refcnt_update(m, 1);
+		c = m;
+	} else if (o == OP_CLONE) {
+		c = rte_pktmbuf_clone(m, d->small);
 	} else {
-		c = rte_pktmbuf_clone(d->p[i].m, d->zs->pool[MBUFX_ZONE_HDR]);
-		if (c == NULL) {
-			d->failed[o]++;
-			return 0;
+		c = rte_pktmbuf_alloc(d->small);
+		if (c != NULL) {
+			rte_pktmbuf_attach(c, m);
+			len = m->data_len;
 		}
 	}
+	if (c == NULL) {
+		d->failed[o]++;
+		return 0;
+	}
 	d->done[o]++;
-	return add(d, c, d->p[i].b, d->p[i].len, d->p[i].tag);
+	return add(d, c, d->p[i].b, len, d->p[i].tag);
 }
 
 /* Overwrite all the leading space the library calls writable: not part of
@@ -371,6 +419,7 @@ op_prepend(struct diff *d, unsigned int i)
 	memcpy(p->b, q, len);
 	p->len += len;
 	scribble_lead(d, p);
+	snap(p);
 	d->done[OP_PREPEND]++;
 	return 0;
 }
@@ -397,9 +446,7 @@ op_pcontig(struct diff *d, unsigned int i)
 		rest = p->len + 1 + rnd_n(d, 10);
 	contig = len + rest;
 	inplace = !bad && mbufx_leading_space(m0) >= len &&
-		m0->data_len >= rest &&
-		(mbufx_seg_writable(m0) ||
-		 m0->data_off + rest <= mbufx_own_front(m0));
+		m0->data_len >= rest && mbufx_seg_writable(m0);
 	tu_avail(d->zs, a0);
 	q = mbufx_prepend_contig(d->zs, &p->m, len, contig);
 	if (q == NULL) {
@@ -425,6 +472,7 @@ op_pcontig(struct diff *d, unsigned int i)
 	rnd_bytes(d, q, contig);
 	memcpy(p->b, q, contig);
 	scribble_lead(d, p);
+	snap(p);
 	d->done[OP_PCONTIG]++;
 	return 0;
 }
@@ -464,6 +512,7 @@ op_vlan(struct diff *d, unsigned int i)
 	if (p->m->data_len < 16)
 		FAIL(d, "vlan_insert: tag not in the first segment");
 	scribble_lead(d, p);
+	snap(p);
 	d->done[OP_VLAN]++;
 	return 0;
 }
@@ -542,6 +591,7 @@ op_pullup(struct diff *d, unsigned int i, enum op o)
 	else if (mbufx_seg_writable(p->m))
 		scribble_front(d, p, len);
 	scribble_lead(d, p);
+	snap(p);
 	d->done[o]++;
 	return 0;
 }
@@ -590,6 +640,7 @@ op_adj_trim(struct diff *d, unsigned int i, enum op o)
 			FAIL(d, "trim %u", k);
 	}
 	p->len -= k;
+	snap(p);
 	d->done[o]++;
 	return 0;
 }
@@ -613,6 +664,7 @@ op_append(struct diff *d, unsigned int i)
 		FAIL(d, "append %u: %d", len, ret);
 	memcpy(p->b + p->len, d->tmp, len);
 	p->len += len;
+	snap(p);
 	d->done[OP_APPEND]++;
 	return 0;
 }
@@ -633,6 +685,7 @@ op_chain(struct diff *d, unsigned int i, unsigned int j)
 	memcpy(a->b + a->len, b->b, b->len);
 	a->len += b->len;
 	del(d, j);
+	snap(a);
 	d->done[OP_CHAIN]++;
 	return 0;
 }
@@ -693,7 +746,8 @@ op_hog(struct diff *d, enum op o)
 		z = r < 6 ? MBUFX_ZONE_HDR : r < 8 ? MBUFX_ZONE_PKT :
 			MBUFX_ZONE_JUMBO;
 		k = d->nhog + (rnd_n(d, 3) == 0 ? HOG_MAX : rnd_n(d, 64));
-		while (d->nhog < k && d->nhog < HOG_MAX &&
+		while (d->zs->pool[z] != NULL && d->nhog < k &&
+		       d->nhog < HOG_MAX &&
 		       (m = rte_pktmbuf_alloc(d->zs->pool[z])) != NULL)
 			d->hog[d->nhog++] = m;
 	}
@@ -704,10 +758,21 @@ op_hog(struct diff *d, enum op o)
 static int
 verify_one(struct diff *d, unsigned int i)
 {
-	if (tu_cmp(d->p[i].m, d->p[i].b, d->p[i].len) != 0)
+	const struct pkt *p = &d->p[i];
+	const struct rte_mbuf *s;
+	unsigned int n;
+
+	if (tu_cmp(p->m, p->b, p->len) != 0)
 		FAIL(d, "packet %u of %u differs from its model", i, d->np);
-	if (!meta_ok(d, d->p[i].m, d->p[i].tag))
+	if (!meta_ok(p->m, p->tag))
 		FAIL(d, "packet %u lost its metadata", i);
+	for (s = p->m, n = 0; n < p->nseg; s = s->next, n++)
+		if (s != p->seg[n].s || s->data_off != p->seg[n].data_off ||
+		    s->data_len != p->seg[n].data_len)
+			FAIL(d, "packet %u of %u: segment %u changed under "
+			     "it (data_off %u -> %u, data_len %u -> %u)", i,
+			     d->np, n, p->seg[n].data_off, s->data_off,
+			     p->seg[n].data_len, s->data_len);
 	return 0;
 }
 
@@ -784,6 +849,7 @@ step(struct diff *d)
 	switch (o) {
 	case OP_CLONE:
 	case OP_SHARE:
+	case OP_ATTACH:
 		return op_clone(d, i, o);
 	case OP_PREPEND:
 		return op_prepend(d, i);
@@ -822,15 +888,12 @@ diff_create(struct mbufx_zone_set *zs, uint64_t seed,
 	const char *env;
 	struct diff *d;
 	unsigned int i;
-	int bit;
 
 	d = calloc(1, sizeof(*d));
 	if (d == NULL)
 		return NULL;
 	env = getenv("MBUFX_DIFF_TRACE");
 	d->trace_from = env != NULL ? strtoull(env, NULL, 0) : UINT64_MAX;
-	bit = rte_mbuf_dynflag_lookup(MBUFX_DYNFLAG_OWN_FRONT_NAME, NULL);
-	d->mark_flag = bit < 0 ? 0 : RTE_BIT64(bit);
 	for (i = 0; i < MAXP; i++) {
 		d->p[i].b = malloc(MAXLEN);
 		if (d->p[i].b == NULL) {
@@ -839,6 +902,8 @@ diff_create(struct mbufx_zone_set *zs, uint64_t seed,
 		}
 	}
 	d->zs = zs;
+	d->small = zs->pool[MBUFX_ZONE_HDR] != NULL ?
+		zs->pool[MBUFX_ZONE_HDR] : zs->pool[MBUFX_ZONE_PKT];
 	d->rng = seed;
 	d->next = next;
 	d->next_arg = arg;
@@ -921,75 +986,215 @@ diff_print_ops(const struct diff *d, FILE *f)
 			op_names[i], d->done[i], d->failed[i]);
 }
 
-static int
-diff_run(uint64_t steps)
+/* The zone-set kinds every sequence runs on. */
+static const struct diff_kind {
+	const char *name;
+	const char *ops;	/* mempool ops, NULL: "mbufx" */
+	int cache;		/* per-lcore caches of the default size */
+	int hdr;		/* a header zone */
+} diff_kinds[] = {
+	{ "mbufx ops, no cache", NULL, 0, 1 },
+	{ "mbufx ops, per-lcore caches", NULL, 1, 1 },
+	{ "mbufx ops, no header zone", NULL, 0, 0 },
+	{ "ring_mp_mc ops, no cache", "ring_mp_mc", 0, 1 },
+};
+
+unsigned int
+diff_kind_count(void)
 {
+	return RTE_DIM(diff_kinds);
+}
+
+const char *
+diff_kind_name(unsigned int kind)
+{
+	return kind < RTE_DIM(diff_kinds) ? diff_kinds[kind].name : NULL;
+}
+
+static struct mbufx_zone_set *
+kind_zs_create(const struct diff_kind *k, const char *name)
+{
+	struct mbufx_zone_params p;
+	unsigned int z;
+
+	mbufx_zone_params_init(&p);
+	p.count[MBUFX_ZONE_HDR] = k->hdr ? 255 : 0;
+	p.count[MBUFX_ZONE_PKT] = 255;
+	p.count[MBUFX_ZONE_JUMBO] = 7;
+	if (!k->hdr)
+		p.flags |= MBUFX_ZONE_F_NO_HDR;
+	for (z = 0; z < MBUFX_ZONE_NUM; z++)
+		p.cache[z] = k->cache ? 0 : MBUFX_ZONE_CACHE_NONE;
+	p.ops_name = k->ops;
+	return mbufx_zone_set_create(name, SOCKET_ID_ANY, &p);
+}
+
+struct mbufx_zone_set *
+diff_zs_create(unsigned int kind, const char *name)
+{
+	if (kind >= RTE_DIM(diff_kinds)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return kind_zs_create(&diff_kinds[kind], name);
+}
+
+struct diff_loop {
+	struct diff *d;
+	uint64_t steps;
+	int ret;
+};
+
+static void *
+diff_loop(void *arg)
+{
+	struct diff_loop *l = arg;
+
+	l->ret = 0;
+	while (l->d->step < l->steps)
+		if (diff_step(l->d) != 0) {
+			l->ret = -1;
+			break;
+		}
+	return NULL;
+}
+
+/* Every kind of operation ran, and the library paths they reach. */
+static int
+diff_paths(const struct diff *d, const struct mbufx_zone_stats *st, int all)
+{
+	static const enum op must[] = {
+		OP_CLONE, OP_SHARE, OP_ATTACH, OP_FREE, OP_FANOUT, OP_PREPEND,
+		OP_PCONTIG, OP_UNSHARE, OP_PULLUP, OP_VLAN, OP_APPEND,
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(must); i++)
+		if (d->done[must[i]] == 0) {
+			printf("operation %s never done\n", op_names[must[i]]);
+			return -1;
+		}
+	if (!st->fanout_indirect || !st->prepend_inplace ||
+	    !st->prepend_chained)
+		return -1;
+	if (!all)
+		return 0;
+	return st->pullup_inplace && st->pullup_alloc && st->pullup_noop &&
+		st->fanout_hdr_saved && st->fanout_deep &&
+		st->jumbo_fallback && st->pkt_fallback && st->alloc_fail &&
+		st->hdr_fallback && d->failed[OP_PREPEND] &&
+		d->failed[OP_PULLUP] && d->failed[OP_PCONTIG] &&
+		d->failed[OP_FANOUT] ? 0 : -1;
+}
+
+/* One run: kind k, on this EAL lcore or on a thread of its own that is
+ * not an EAL lcore (no mempool cache, shared counter slot). */
+static int
+diff_run_one(const struct diff_kind *k, unsigned int run, int eal,
+	     uint64_t steps, uint64_t seed)
+{
+	char name[MBUFX_ZONE_SET_NAMESIZE];
 	struct mbufx_zone_set *zs;
 	struct mbufx_zone_stats st;
+	struct diff_loop l;
 	struct diff *d;
+	pthread_t th;
 	uint64_t t0;
 	unsigned int z;
 	int ret = TEST_FAILED;
 
-	if (mbufx_test_env_u64("MBUFX_DIFF_STEPS", steps, 1, UINT64_MAX, &steps) < 0)
-		return TEST_FAILED;
-	zs = tu_zs_create_n("tdiff", 255, 255, 7);
+	snprintf(name, sizeof(name), "tdiff%u", run);
+	zs = kind_zs_create(k, name);
 	TEST_ASSERT_NOT_NULL(zs, "zone set: %s", rte_strerror(rte_errno));
 	TEST_ASSERT_NOT_NULL(tu_pinned_pool(), "pinned pool");
-	d = diff_create(zs, mbufx_test_seed(), NULL, NULL);
+	d = diff_create(zs, seed, NULL, NULL);
 	TEST_ASSERT_NOT_NULL(d, "calloc");
-	printf("differential test: %" PRIu64 " steps, seed %" PRIu64
-	       " (replay: MBUFX_TEST_SEED=%" PRIu64 ")\n", steps,
-	       mbufx_test_seed(), mbufx_test_seed());
+	printf("run %u: %s, %s: %" PRIu64 " steps, engine seed %" PRIu64
+	       "\n", run, k->name, eal ? "EAL lcore" : "non-EAL thread",
+	       steps, seed);
 
 	t0 = rte_get_timer_cycles();
-	while (d->step < steps)
-		if (diff_step(d) != 0)
-			goto out;
+	l.d = d;
+	l.steps = steps;
+	if (eal) {
+		diff_loop(&l);
+	} else if (pthread_create(&th, NULL, diff_loop, &l) != 0 ||
+		   pthread_join(th, NULL) != 0) {
+		printf("thread\n");
+		goto out;
+	}
+	if (l.ret != 0)
+		goto out;
 	diff_release(d);
 
 	printf("%" PRIu64 " steps in %.2f s\n", steps,
 	       (double)(rte_get_timer_cycles() - t0) / rte_get_timer_hz());
 	diff_print_ops(d, stdout);
 	mbufx_zone_set_stats(d->zs, &st);
-	mbufx_zone_set_dump(stdout, d->zs);
 	/* the paths the test is about were all taken */
-	TEST_ASSERT(steps < 10000 || (st.prepend_inplace && st.prepend_chained &&
-		    st.pullup_inplace && st.pullup_alloc && st.pullup_noop &&
-		    st.fanout_hdr_saved && st.fanout_deep &&
-		    st.fanout_indirect && st.jumbo_fallback &&
-		    st.pkt_fallback && st.alloc_fail && st.hdr_fallback &&
-		    d->done[OP_PCONTIG] && d->done[OP_VLAN] &&
-		    d->failed[OP_PREPEND] && d->failed[OP_PULLUP] &&
-		    d->failed[OP_PCONTIG] && d->failed[OP_FANOUT]),
-		    "a path was never exercised");
+	if (steps >= 10000 && diff_paths(d, &st, run == 0) != 0) {
+		mbufx_zone_set_dump(stdout, d->zs);
+		printf("a path was never exercised\n");
+		goto out;
+	}
 	if (diff_audit(d, stdout) != 0)
 		goto out;
 	ret = TEST_SUCCESS;
 out:
 	if (ret != TEST_SUCCESS) {
-		printf("packets: %u live; zones:", d->np);
+		printf("run %u (%s, %s) failed; packets: %u live; zones:", run,
+		       k->name, eal ? "EAL lcore" : "non-EAL thread", d->np);
 		for (z = 0; z < MBUFX_ZONE_NUM; z++)
-			printf(" %u", rte_mempool_avail_count(d->zs->pool[z]));
+			if (d->zs->pool[z] != NULL)
+				printf(" %u", rte_mempool_avail_count(
+					d->zs->pool[z]));
 		printf("\n");
+		/* give back what can be, for the runs that follow */
+		diff_release(d);
+		mbufx_zone_set_free(d->zs);
 	} else {
 		TEST_ASSERT_SUCCESS(mbufx_zone_set_free(d->zs), "free");
-		tu_pinned_pool_free();
 	}
 	diff_free(d);
 	return ret;
 }
 
 static int
+diff_run(uint64_t steps)
+{
+	unsigned int k, eal, run = 0, bad = 0;
+	uint64_t seed;
+
+	if (mbufx_test_env_u64("MBUFX_DIFF_STEPS", steps, 1, UINT64_MAX, &steps) < 0)
+		return TEST_FAILED;
+	printf("differential test: seed %" PRIu64 " (replay: MBUFX_TEST_SEED=%"
+	       PRIu64 "), %" PRIu64 " steps on each of %u zone-set kinds, on "
+	       "an EAL lcore and a non-EAL thread\n", mbufx_test_seed(),
+	       mbufx_test_seed(), steps, (unsigned int)RTE_DIM(diff_kinds));
+	for (eal = 2; eal-- > 0; )
+		for (k = 0; k < RTE_DIM(diff_kinds); k++, run++) {
+			/* every run its own sequence, all from one seed */
+			seed = mbufx_test_seed() ^ (run + 1ull) * 0xd1b54a32d192ed03ull;
+			/* all runs, so that a failure shows where it occurs */
+			if (diff_run_one(&diff_kinds[k], run, eal, steps,
+					 seed) != TEST_SUCCESS)
+				bad++;
+		}
+	tu_pinned_pool_free();
+	TEST_ASSERT_EQUAL(bad, 0, "%u of %u runs failed", bad, run);
+	return TEST_SUCCESS;
+}
+
+static int
 test_mbufx_diff(void)
 {
-	return diff_run(500000);
+	return diff_run(250000);
 }
 
 static int
 test_mbufx_diff_perf(void)
 {
-	return diff_run(5000000);
+	return diff_run(2500000);
 }
 
 MBUFX_TEST_REGISTER(mbufx_diff_autotest, test_mbufx_diff);

@@ -21,6 +21,21 @@
 struct diff;
 
 /**
+ * Kinds of zone set the engine is run on (mbufx ops without and with
+ * per-lcore caches, without a header zone, ring_mp_mc ops): how many.
+ */
+unsigned int diff_kind_count(void);
+
+/** Name of kind (< diff_kind_count()), for messages. */
+const char *diff_kind_name(unsigned int kind);
+
+/**
+ * A zone set of that kind (255 header, 255 packet, 7 jumbo mbufs).
+ * @return NULL with rte_errno set on failure.
+ */
+struct mbufx_zone_set *diff_zs_create(unsigned int kind, const char *name);
+
+/**
  * An engine over zone set zs (and the pinned pool of test_mbufx_util.h).
  * Choices come from next(arg) when next is not NULL, else from a splitmix64
  * generator seeded with seed. @return NULL when out of memory.

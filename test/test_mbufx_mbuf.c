@@ -133,15 +133,6 @@ meta_set(struct rte_mbuf *m)
 	*RTE_MBUF_DYNFIELD(m, dyn_off, uint64_t *) = 0x1122334455667788ull;
 }
 
-/* The flag of the fan-out's own copy (a per-segment mark, not metadata). */
-static uint64_t
-own_mark_flag(void)
-{
-	int bit = rte_mbuf_dynflag_lookup(MBUFX_DYNFLAG_OWN_FRONT_NAME, NULL);
-
-	return bit < 0 ? 0 : RTE_BIT64(bit);
-}
-
 static int
 meta_check(const struct rte_mbuf *m)
 {
@@ -150,8 +141,7 @@ meta_check(const struct rte_mbuf *m)
 
 	TEST_ASSERT_EQUAL(m->port, 7, "port");
 	TEST_ASSERT_EQUAL(m->ol_flags & ~(RTE_MBUF_F_INDIRECT |
-			  RTE_MBUF_F_EXTERNAL | own_mark_flag()), want,
-			  "ol_flags");
+			  RTE_MBUF_F_EXTERNAL), want, "ol_flags");
 	TEST_ASSERT_EQUAL(m->packet_type, RTE_PTYPE_L2_ETHER |
 			  RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP, "ptype");
 	TEST_ASSERT_EQUAL(m->hash.rss, 0xdeadbeef, "rss");
@@ -799,9 +789,12 @@ fanout_case(enum tu_kind k, const uint16_t *lens, unsigned int nl,
 	meta_set(m);
 	len = m->pkt_len;
 	m0 = m;
-	/* the original serves as a copy when its first segment is private
-	 * and holds the header */
-	own = mbufx_seg_writable(m) && m->data_len >= hdr_len;
+	/* the original serves as a copy when its first segment is private,
+	 * holds the header and no other copy reads it (one copy, a deep copy,
+	 * or at most MBUFX_FANOUT_COPY_MAX bytes after the header, copied) */
+	own = mbufx_seg_writable(m) && m->data_len >= hdr_len &&
+		(n == 1 || expect_deep == 1 ||
+		 m->data_len - hdr_len <= MBUFX_FANOUT_COPY_MAX);
 	tu_avail(zs, a0);
 	mbufx_zone_set_stats(zs, &s0);
 	ret = mbufx_fanout(zs, m, hdr_len, copies, n);
@@ -829,13 +822,15 @@ fanout_case(enum tu_kind k, const uint16_t *lens, unsigned int nl,
 				  (s1.fanout_hdr_alloc - s0.fanout_hdr_alloc) +
 				  (s1.fanout_indirect - s0.fanout_indirect),
 				  "zone use");
+	if (!own)
+		TEST_ASSERT(copies[n - 1] != m0, "original not a copy");
+	/* every copy, the original included, has a private first segment */
 	for (i = 0; i < n; i++) {
 		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, len), "copy %u", i);
 		TEST_RUN(meta_check(copies[i]));
-		if (i < n - 1 || !own)
-			TEST_ASSERT(mbufx_seg_writable(copies[i]) &&
-				    copies[i]->data_len >= hdr_len,
-				    "private header %u", i);
+		TEST_ASSERT(mbufx_seg_writable(copies[i]) &&
+			    copies[i]->data_len >= hdr_len,
+			    "private header %u", i);
 	}
 	/* each copy writes its header bytes and prepends its own
 	 * encapsulation: no copy sees another's */
@@ -854,12 +849,9 @@ fanout_case(enum tu_kind k, const uint16_t *lens, unsigned int nl,
 		memcpy(mine + 14 + hdr_len, exp + hdr_len, len - hdr_len);
 		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], mine, len + 14),
 				    "copy %u after writes", i);
-		/* private copies (and a private original) prepend in
-		 * place; the original with shared payload chains */
-		if (i < n - 1 || !own || expect_deep == 1 ||
-		    copies[i]->next == NULL)
-			TEST_ASSERT_EQUAL(copies[i]->nb_segs, segs[i],
-					  "in-place prepend on copy %u", i);
+		/* private first segments prepend in place */
+		TEST_ASSERT_EQUAL(copies[i]->nb_segs, segs[i],
+				  "in-place prepend on copy %u", i);
 	}
 	if (o != NULL) {
 		TEST_ASSERT_SUCCESS(tu_cmp(o, exp, o->pkt_len), "other intact");
@@ -925,20 +917,26 @@ test_fanout_shapes(void)
 		rte_pktmbuf_free(copies[i]);
 
 	/* a 1500-byte single segment: the payload is shared, the header
-	 * mbufs hold exactly hdr_len bytes with all free space in front */
+	 * mbufs (all four: the original's first segment is read by the
+	 * copies, so it is not one of them) hold exactly hdr_len bytes with
+	 * all free space in front; the last copy's payload is the original
+	 * itself, the others' indirect mbufs attached to it */
 	m = mk_packet(TU_DIRECT, 128, mtu[0], NULL, 0, exp, &o);
 	ret = mbufx_fanout(zs, m, 14, copies, 4);
 	TEST_ASSERT_EQUAL(ret, 4, "fanout");
-	for (i = 0; i < 3; i++) {
+	TEST_ASSERT(copies[3]->next == m && copies[3]->nb_segs == 2,
+		    "the original behind the last header");
+	for (i = 0; i < 4; i++) {
 		TEST_ASSERT_EQUAL(copies[i]->data_len, 14, "header");
 		TEST_ASSERT_EQUAL(rte_pktmbuf_tailroom(copies[i]), 0, "at end");
 		TEST_ASSERT_EQUAL(copies[i]->next->data_len, 1486, "payload");
 		TEST_ASSERT(rte_mbuf_from_indirect(copies[i]->next) == m,
 			    "shares the original");
+		TEST_ASSERT_EQUAL(RTE_MBUF_CLONED(copies[i]->next) != 0, i < 3,
+				  "indirect in the first three only");
 	}
-	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(m), 4, "3 references + own");
-	/* the original's payload is shared with the copies now */
-	TEST_ASSERT(!mbufx_seg_writable(m), "original reported shared");
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(m), 4, "4 references");
+	TEST_ASSERT(!mbufx_seg_writable(m), "payload shared");
 	for (i = 0; i < 4; i++)
 		rte_pktmbuf_free(copies[i]);
 	ASSERT_NO_LEAK();
@@ -1280,7 +1278,7 @@ static const struct sw_case sw_cases[] = {
 	{ "fan-out x4 of a clone", TU_INDIRECT, 1500, 0, 0, 0,
 	  SW_FANOUT, 14, 4, { 8, 0, 0 } },
 	{ "fan-out x3, packet-zone headers", TU_DIRECT, 1500, 0, 0, 0,
-	  SW_FANOUT, 300, 3, { 2, 2, 0 } },
+	  SW_FANOUT, 300, 3, { 2, 3, 0 } },
 	{ "fan-out x3 of a 2-segment clone", TU_INDIRECT, 60, 1440, 0, 0,
 	  SW_FANOUT, 34, 3, { 6, 0, 0 } },
 	{ "fan-out x30 of a clone, two chunks", TU_INDIRECT, 1500, 0, 0, 0,
@@ -1498,7 +1496,8 @@ test_unshare_zero(void)
 /*
  * mbufx_append_data(): -EBUSY when the head's refcnt is above 1 (a head
  * shared by two chains and the original of a clone look the same to
- * DPDK), except on the copy mbufx_fanout() keeps, which the library knows.
+ * DPDK); a fan-out copy's head is its own, so appending to it works into
+ * writable trailing space, which its shared payload segment has none of.
  */
 static int
 test_append_busy(void)
@@ -1515,15 +1514,15 @@ test_append_busy(void)
 	c = rte_pktmbuf_clone(m, zs->pool[MBUFX_ZONE_HDR]);
 	TEST_ASSERT_NOT_NULL(c, "clone");
 	TEST_ASSERT_EQUAL(mbufx_append_data(m, in, 4), -EBUSY,
-			  "original of a clone: told apart only for fan-out");
+			  "original of a clone");
 	rte_pktmbuf_free(c);
 	rte_pktmbuf_free(m);
 
-	/* the fan-out's own copy, with a private segment chained after it */
+	/* a fan-out copy, with a private segment chained after it */
 	m = tu_make(TU_DIRECT, zs, 128, 1500, 2, &o);
 	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 3), 3, "fanout");
-	TEST_ASSERT(copies[2] == m && rte_mbuf_refcnt_read(m) == 3,
-		    "kept, clones attached");
+	m = copies[2];
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(m), 1, "head its own");
 	TEST_ASSERT_EQUAL(mbufx_append_data(m, in, 4), -ENOSPC,
 			  "tail shared: no room, but not busy");
 	t = rte_pktmbuf_alloc(zs->pool[MBUFX_ZONE_PKT]);
@@ -1540,14 +1539,17 @@ test_append_busy(void)
 }
 
 /*
- * The copy mbufx_fanout() keeps: its headroom is usable through the
- * library (leading space, prepend and vlan_insert in place) while nothing
- * else changed; a clone, a freed copy or mbufx_own_front_clear() end that,
- * and the mark travels neither into clones nor into the other copies.
+ * Every fan-out copy obeys the one writability rule: its first segment is
+ * writable by DPDK's reference counts (so stock rte_vlan_insert() works on
+ * it too, and mbufx's calls go in place), until a reference is taken on
+ * it; then it is shared like any packet. The original serves as a copy
+ * only when no other copy reads its first segment. The compatibility
+ * calls mbufx_own_front() and mbufx_own_front_clear() change nothing.
  */
 static int
-test_fanout_own_front(void)
+test_fanout_copies_private(void)
 {
+	static const uint16_t split[] = { 60, 1440 };
 	struct rte_mbuf *copies[4], *m, *o, *m0, *c;
 	unsigned int a0[MBUFX_ZONE_NUM], i;
 	uint8_t exp[MAXB], mine[MAXB];
@@ -1557,21 +1559,22 @@ test_fanout_own_front(void)
 	m = tu_make(TU_DIRECT, zs, 128, 1500, 3, &o);
 	TEST_ASSERT_NOT_NULL(m, "make");
 	tu_read(m, exp, MAXB);
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 4), 4, "fanout");
 	m0 = m;
-	TEST_ASSERT(copies[3] == m && !mbufx_seg_writable(m), "kept, shared");
-	TEST_ASSERT(mbufx_own_front(m) == 128 + 14, "private front");
-	TEST_ASSERT_EQUAL(mbufx_leading_space(m), 128, "headroom usable");
-	for (i = 0; i < 3; i++)
-		TEST_ASSERT(mbufx_own_front(copies[i]) == 0 &&
-			    mbufx_own_front(copies[i]->next) == 0,
-			    "no mark on copy %u", i);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 4), 4, "fanout");
+	for (i = 0; i < 4; i++) {
+		TEST_ASSERT(copies[i] != m0, "the original's first segment is "
+			    "read by the copies: not a copy itself");
+		TEST_ASSERT(mbufx_seg_writable(copies[i]) &&
+			    mbufx_leading_space(copies[i]) ==
+			    rte_pktmbuf_headroom(copies[i]), "copy %u private",
+			    i);
+	}
+	m = copies[3];
+	m0 = m;
 	tu_avail(zs, a0);
 	m->vlan_tci = 0x123;
 	m->l2_len = 14;
-	TEST_ASSERT_EQUAL(rte_vlan_insert(&m), -EINVAL,
-			  "stock rte_vlan_insert() refuses the kept copy");
-	TEST_ASSERT_SUCCESS(mbufx_vlan_insert(zs, &m), "vlan_insert");
+	TEST_ASSERT_SUCCESS(rte_vlan_insert(&m), "stock rte_vlan_insert()");
 	TEST_ASSERT(m == m0 && m->l2_len == 18, "in place");
 	ASSERT_AVAIL_SAME(a0, "no allocation");
 	p = mbufx_prepend(zs, &m, 4);
@@ -1586,35 +1589,286 @@ test_fanout_own_front(void)
 	mine[18] = 0x01;
 	mine[19] = 0x23;
 	memcpy(mine + 20, exp + 12, 1500 - 12);
-	TEST_ASSERT_SUCCESS(tu_cmp(m, mine, 1508), "kept copy");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, mine, 1508), "this copy");
 	for (i = 0; i < 3; i++)
 		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, 1500), "copy %u", i);
-	/* a clone of the kept copy reads its front: no longer private, and
-	 * the clone itself carries no usable mark */
+	/* a clone of a copy shares its first segment: no longer writable,
+	 * whatever happens to the other copies */
 	c = rte_pktmbuf_clone(m, zs->pool[MBUFX_ZONE_HDR]);
 	TEST_ASSERT_NOT_NULL(c, "clone");
-	TEST_ASSERT(mbufx_leading_space(m) == 0 && mbufx_own_front(c) == 0,
-		    "clone ends it");
+	rte_pktmbuf_free(copies[0]);
+	rte_pktmbuf_free(copies[1]);
+	TEST_ASSERT_EQUAL(mbufx_leading_space(m), 0, "shared");
 	head = m->data_off;
 	p = mbufx_prepend(zs, &m, 2);
 	TEST_ASSERT(p != NULL && m != m0 && m0->data_off == head, "chained");
+	memset(p, 0x77, 2);
 	TEST_ASSERT_SUCCESS(tu_cmp(c, mine, 1508), "clone intact");
 	rte_pktmbuf_free(c);
 	rte_pktmbuf_free(m);
-	/* a freed copy ends it too; and the explicit clear */
-	for (i = 0; i < 3; i++)
-		rte_pktmbuf_free(copies[i]);
-	m = tu_make(TU_DIRECT, zs, 128, 1500, 3, &o);
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 3), 3, "fanout");
-	TEST_ASSERT(mbufx_leading_space(m) == 128, "usable");
+	rte_pktmbuf_free(copies[2]);
+
+	/* the original is the last copy's payload: shared while the other
+	 * copies live, writable by the count once they are gone */
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 4, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), 2, "fanout");
+	TEST_ASSERT(copies[1]->next == m0 && !mbufx_seg_writable(m0),
+		    "payload shared");
 	rte_pktmbuf_free(copies[0]);
-	TEST_ASSERT(mbufx_leading_space(m) == 0, "a copy freed");
-	mbufx_own_front_clear(m);
+	TEST_ASSERT(mbufx_seg_writable(m0) && m0->data_len == 1486,
+		    "sole reader: writable");
 	rte_pktmbuf_free(copies[1]);
-	TEST_ASSERT(mbufx_seg_writable(m) && mbufx_own_front(m) == 0,
-		    "sole again: writable, mark gone");
+
+	/* the original serves as a copy when the others do not read its
+	 * first segment: it stays writable and takes no mark */
+	m = mk_packet(TU_DIRECT, 128, split[0], split + 1, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 34, copies, 3), 3, "fanout");
+	TEST_ASSERT(copies[2] == m0 && rte_mbuf_refcnt_read(m0) == 1 &&
+		    mbufx_seg_writable(m0), "original kept, private");
+	/* the compatibility calls: no private front, nothing cleared */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	for (i = 0; i < 3; i++) {
+		uint64_t fl = copies[i]->ol_flags;
+
+		TEST_ASSERT_EQUAL(mbufx_own_front(copies[i]), 0, "own_front");
+		mbufx_own_front_clear(copies[i]);
+		TEST_ASSERT_EQUAL(copies[i]->ol_flags, fl, "clear: no change");
+	}
+	TEST_ASSERT_EQUAL(mbufx_own_front(NULL), 0, "own_front(NULL)");
+	mbufx_own_front_clear(NULL);
+#pragma GCC diagnostic pop
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, 1500), "copy %u", i);
+		rte_pktmbuf_free(copies[i]);
+	}
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
+ * Many copies of a direct packet whose first segment they share: built in
+ * two chunks, the last copy's header in the first; a zone running dry in
+ * the second chunk gives everything back, that header included.
+ */
+static int
+test_fanout_chunks_direct(void)
+{
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *copies[40], *m, *o;
+	unsigned int a0[MBUFX_ZONE_NUM], i, nh;
+	uint8_t exp[MAXB];
+
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 6, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	tu_read(m, exp, MAXB);
+	/* 40 headers and 39 indirect mbufs: more than the header zone */
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 40), 40, "fanout");
+	TEST_ASSERT(copies[39]->next == m, "the original behind the last");
+	for (i = 0; i < 40; i++) {
+		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, 1500), "copy %u", i);
+		TEST_ASSERT(mbufx_seg_writable(copies[i]), "copy %u private", i);
+	}
+	rte_pktmbuf_free_bulk(copies, 40);
+	ASSERT_NO_LEAK();
+
+	/* room for the first chunk (31 copies and the last header, 63
+	 * mbufs) and a little more, not for the second */
+	m = tu_make(TU_DIRECT, zs, 128, 1500, 7, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	tu_read(m, exp, MAXB);
+	nh = drain_from(MBUFX_ZONE_HDR, hv, RTE_DIM(hv));
+	TEST_ASSERT(nh == ALL_N - 1 && hv[TU_HDR_N]->pool ==
+		    zs->pool[MBUFX_ZONE_PKT] && hv[TU_HDR_N + 69]->pool ==
+		    zs->pool[MBUFX_ZONE_PKT], "drained in zone order");
+	/* 70 packet-zone mbufs back (the fallback of the empty header zone) */
+	rte_pktmbuf_free_bulk(&hv[TU_HDR_N], 70);
+	memmove(&hv[TU_HDR_N], &hv[TU_HDR_N + 70],
+		(nh - TU_HDR_N - 70) * sizeof(hv[0]));
+	nh -= 70;
+	tu_avail(zs, a0);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 40), -ENOMEM,
+			  "second chunk");
+	ASSERT_AVAIL_SAME(a0, "everything back");
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(m), 1, "no reference left");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1500), "m unchanged");
+	rte_pktmbuf_free_bulk(hv, nh);
 	rte_pktmbuf_free(m);
 	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/*
+ * What a reader of a fan-out copy can see stays as it was, whatever the
+ * order of references taken and copies freed: the copy mbufx_fanout()
+ * keeps is mirrored (rte_pktmbuf_clone()), attached to
+ * (rte_pktmbuf_attach()) or held twice (rte_pktmbuf_refcnt_update()), then
+ * another copy is freed, then a writing call runs on the kept copy. The
+ * reader's bytes, its headroom bytes and its data_off / data_len / pkt_len
+ * must not change, mbufx_leading_space() must say 0 while it holds the
+ * buffer, and every promised byte is written to prove it.
+ */
+enum kept_reader { KR_CLONE, KR_ATTACH, KR_REFCNT, KR_NUM };
+enum kept_writer { KW_PREPEND, KW_PCONTIG, KW_UNSHARE, KW_PULLUP, KW_VLAN,
+		   KW_APPEND, KW_NUM };
+
+static int
+kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
+	       enum kept_writer kw, int free_first)
+{
+	static const char * const rn[KR_NUM] = { "clone", "attach", "refcnt" };
+	static const char * const wn[KW_NUM] = { "prepend", "pcontig",
+		"unshare_hdr", "pullup", "vlan_insert", "append_data" };
+	struct rte_mbuf *cp[3], *m, *k, *r;
+	uint8_t exp[MAXB], rd[MAXB], rhead[MAXB];
+	uint8_t add[4] = { 1, 2, 3, 4 };
+	uint16_t r_off, r_dlen, lead, shared_lead;
+	uint32_t r_plen, rlen;
+	uint8_t *p = NULL;
+	int ret = 0;
+
+	m = rte_pktmbuf_alloc(z->pool[MBUFX_ZONE_PKT]);
+	TEST_ASSERT_NOT_NULL(m, "alloc");
+	TEST_ASSERT_SUCCESS(tu_fill(m, 1000, 20 + kr * KW_NUM + kw), "fill");
+	tu_read(m, exp, MAXB);
+	TEST_ASSERT_EQUAL(mbufx_fanout(z, m, 14, cp, 3), 3, "fanout");
+	k = cp[2];
+	if (free_first)
+		rte_pktmbuf_free(cp[0]);
+	if (kr == KR_CLONE) {
+		r = rte_pktmbuf_clone(k, z->pool[MBUFX_ZONE_HDR]);
+	} else if (kr == KR_ATTACH) {
+		r = rte_pktmbuf_alloc(z->pool[MBUFX_ZONE_HDR]);
+		if (r != NULL)
+			rte_pktmbuf_attach(r, k);
+	} else {
+		rte_pktmbuf_refcnt_update(k, 1);
+		r = k;
+	}
+	TEST_ASSERT_NOT_NULL(r, "%s", rn[kr]);
+	TEST_ASSERT_EQUAL(mbufx_leading_space(k), 0, "%s: shared", rn[kr]);
+	if (!free_first)
+		rte_pktmbuf_free(cp[0]);
+	/* what the reader can see: bytes, headroom, fields */
+	rlen = tu_read(r, rd, MAXB);
+	r_off = r->data_off;
+	r_dlen = r->data_len;
+	r_plen = r->pkt_len;
+	TEST_ASSERT(r_off <= sizeof(rhead), "headroom");
+	memcpy(rhead, r->buf_addr, r_off);
+	/* checked after the writer, so that a failure shows what it hit */
+	shared_lead = mbufx_leading_space(k);
+
+	switch (kw) {
+	case KW_PREPEND:
+		p = mbufx_prepend(z, &k, 4);
+		if (p != NULL)
+			memset(p, 0xa5, 4);
+		break;
+	case KW_PCONTIG:
+		p = mbufx_prepend_contig(z, &k, 4, 18);
+		if (p != NULL)
+			memset(p, 0xa5, 18);
+		break;
+	case KW_UNSHARE:
+		p = mbufx_unshare_hdr(z, &k, 14);
+		if (p != NULL)
+			memset(p, 0xa5, 14);
+		break;
+	case KW_PULLUP:
+		/* contiguous, written only where the rule allows */
+		p = mbufx_pullup(z, &k, 14);
+		if (p != NULL && mbufx_seg_writable(k))
+			memset(p, 0xa5, 14);
+		break;
+	case KW_VLAN:
+		k->vlan_tci = 0x321;
+		ret = mbufx_vlan_insert(z, &k);
+		p = ret == 0 ? rte_pktmbuf_mtod(k, uint8_t *) : NULL;
+		break;
+	default:
+		ret = mbufx_append_data(k, add, sizeof(add));
+		p = ret == 0 || ret == -EBUSY || ret == -ENOSPC ?
+			rte_pktmbuf_mtod(k, uint8_t *) : NULL;
+		break;
+	}
+	TEST_ASSERT_NOT_NULL(p, "%s after %s: %s", wn[kw], rn[kr],
+			     rte_strerror(rte_errno));
+	lead = mbufx_leading_space(k);
+	if (lead != 0)
+		memset(rte_pktmbuf_mtod_offset(k, uint8_t *, -(int)lead), 0x5a,
+		       lead);
+
+	TEST_ASSERT(r->data_off == r_off && r->data_len == r_dlen &&
+		    r->pkt_len == r_plen,
+		    "%s after %s%s: reader's fields %u/%u/%u -> %u/%u/%u",
+		    wn[kw], rn[kr], free_first ? " (copy freed first)" : "",
+		    r_off, r_dlen, r_plen, r->data_off, r->data_len,
+		    r->pkt_len);
+	TEST_ASSERT_SUCCESS(tu_cmp(r, rd, rlen), "%s after %s%s: reader's bytes",
+			    wn[kw], rn[kr], free_first ? " (copy freed first)" :
+			    "");
+	TEST_ASSERT(memcmp(rhead, r->buf_addr, r_off) == 0,
+		    "%s after %s%s: reader's headroom written", wn[kw],
+		    rn[kr], free_first ? " (copy freed first)" : "");
+	TEST_ASSERT_SUCCESS(tu_cmp(cp[1], exp, 1000), "other copy");
+	TEST_ASSERT_EQUAL(shared_lead, 0, "%s%s: leading space of the kept "
+			  "copy while a reader holds it", rn[kr],
+			  free_first ? " (copy freed first)" : "");
+	if (kr != KR_REFCNT)
+		rte_pktmbuf_free(r);
+	else if (k != r)
+		rte_pktmbuf_free(r);	/* the second holder's reference */
+	else
+		rte_pktmbuf_refcnt_update(k, -1);
+	rte_pktmbuf_free(k);
+	rte_pktmbuf_free(cp[1]);
+	return TEST_SUCCESS;
+}
+
+static int
+test_fanout_kept_copy_readers(void)
+{
+	static const char * const ops[] = { "mbufx", "ring_mp_mc" };
+	struct mbufx_zone_params p;
+	struct mbufx_zone_set *z;
+	unsigned int i, r, w, f, bad = 0;
+
+	for (i = 0; i < RTE_DIM(ops); i++) {
+		if (i == 0) {
+			z = zs;
+		} else {
+			mbufx_zone_params_init(&p);
+			p.count[MBUFX_ZONE_HDR] = TU_HDR_N;
+			p.count[MBUFX_ZONE_PKT] = TU_PKT_N;
+			p.count[MBUFX_ZONE_JUMBO] = TU_JUMBO_N;
+			p.cache[MBUFX_ZONE_HDR] = p.cache[MBUFX_ZONE_PKT] =
+				p.cache[MBUFX_ZONE_JUMBO] = MBUFX_ZONE_CACHE_NONE;
+			p.ops_name = ops[i];
+			z = mbufx_zone_set_create("tkept", SOCKET_ID_ANY, &p);
+			TEST_ASSERT_NOT_NULL(z, "create %s: %s", ops[i],
+					     rte_strerror(rte_errno));
+		}
+		/* every combination, so that a failure shows them all */
+		for (r = 0; r < KR_NUM; r++)
+			for (w = 0; w < KW_NUM; w++)
+				for (f = 0; f < 2; f++)
+					if (kept_copy_case(z, r, w, f) !=
+					    TEST_SUCCESS) {
+						printf("    (%s ops)\n", ops[i]);
+						bad++;
+					}
+		TEST_ASSERT_EQUAL(bad, 0, "%u sequences wrote what a reader "
+				  "sees", bad);
+		TEST_ASSERT_SUCCESS(mbufx_zone_set_audit(z, stdout), "leak %s",
+				    ops[i]);
+		if (z != zs)
+			TEST_ASSERT_SUCCESS(mbufx_zone_set_free(z), "free");
+	}
 	return TEST_SUCCESS;
 }
 
@@ -2104,7 +2358,9 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_fanout_deep_bigger_zone),
 		MBUFX_TEST_CASE(test_unshare_zero),
 		MBUFX_TEST_CASE(test_append_busy),
-		MBUFX_TEST_CASE(test_fanout_own_front),
+		MBUFX_TEST_CASE(test_fanout_copies_private),
+		MBUFX_TEST_CASE(test_fanout_chunks_direct),
+		MBUFX_TEST_CASE(test_fanout_kept_copy_readers),
 		MBUFX_TEST_CASE(test_vlan_insert),
 		MBUFX_TEST_CASE(test_prepend_contig),
 		MBUFX_TEST_CASE(test_hdr_fallback),

@@ -12,8 +12,12 @@
  *   copy i:      [ leading space | bytes 0..c ]   header mbuf (private)
  *                  -> indirect(seg holding c, from c) -> indirect(next) ...
  *
- *   last copy:   m itself when its first segment is writable and holds
- *                the first hdr_len bytes.
+ *   last copy:   m itself when its first segment is writable, holds the
+ *                first hdr_len bytes and no other copy reads it (a deep
+ *                copy, or c at its end): it stays writable by DPDK's rule.
+ *                When the others do read it (c inside it):
+ *                [ leading space | bytes 0..c ] -> m (from c) -> m's rest
+ *                a header mbuf in front of m's own chain, no indirect mbuf.
  *
  * c is the split point: hdr_len, extended to the end of the segment that
  * holds byte hdr_len when that adds at most MBUFX_FANOUT_COPY_MAX bytes
@@ -28,8 +32,13 @@
  * mbuf and every reference they took, so m is as it was and the zones hold
  * what they held. Counters are committed only on success.
  *
- * When m serves as the last copy while the others attach to its first
- * segment, it gets the mark of mbufx_own_front(): its front is private.
+ * m's first segment is never the first segment of a copy while the others
+ * attach to it: its refcnt would count them, and nothing DPDK's mbuf
+ * exposes can tell those references from any taken later (a clone, a
+ * second holder), so its front could not be written safely by anyone. As
+ * the second segment of the last copy it is payload like the others' (its
+ * fields are set once, here, while every reference to it is this call's),
+ * and becomes writable again by DPDK's rule when the other copies are gone.
  */
 
 #include <errno.h>
@@ -197,10 +206,11 @@ share_one(struct rte_mbuf *tail, struct rte_mbuf *x, struct rte_mbuf *s,
 	tail->next = x;
 }
 
-/* All counters of one successful call through one slot look-up. */
+/* All counters of one successful call through one slot look-up: nalloc
+ * header mbufs, nind indirect ones, deep copies or not, m kept as a copy. */
 static void
 fanout_count(struct mbufx_zone_set *zs, const struct fanout_acc *a,
-	     unsigned int nalloc, unsigned int k, int deep, int own)
+	     unsigned int nalloc, unsigned int nind, int deep, int own)
 {
 	struct mbufx_zone_stats *st;
 	unsigned int lc = rte_lcore_id(), z;
@@ -210,7 +220,7 @@ fanout_count(struct mbufx_zone_set *zs, const struct fanout_acc *a,
 			MBUFX_ZONE_STAT_ADD(zs, alloc[z], a->alloc[z]);
 		MBUFX_ZONE_STAT_ADD(zs, hdr_fallback, a->fallback);
 		MBUFX_ZONE_STAT_ADD(zs, fanout_hdr_alloc, nalloc);
-		MBUFX_ZONE_STAT_ADD(zs, fanout_indirect, nalloc * k);
+		MBUFX_ZONE_STAT_ADD(zs, fanout_indirect, nind);
 		MBUFX_ZONE_STAT_ADD(zs, fanout_deep, deep ? nalloc : 0);
 		MBUFX_ZONE_STAT_ADD(zs, fanout_hdr_saved, own ? 1 : 0);
 		return;
@@ -220,7 +230,7 @@ fanout_count(struct mbufx_zone_set *zs, const struct fanout_acc *a,
 		st->alloc[z] += a->alloc[z];
 	st->hdr_fallback += a->fallback;
 	st->fanout_hdr_alloc += nalloc;
-	st->fanout_indirect += nalloc * k;
+	st->fanout_indirect += nind;
 	st->fanout_deep += deep ? nalloc : 0;
 	st->fanout_hdr_saved += own ? 1 : 0;
 }
@@ -230,7 +240,7 @@ mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t hdr_len,
 	     struct rte_mbuf **copies, unsigned int n)
 {
 	struct rte_mbuf *v[FANOUT_BULK];
-	struct rte_mbuf *first, *s, *tail, *h;
+	struct rte_mbuf *first, *s, *tail, *h, *hl = NULL;
 	struct fanout_acc a = { { 0 }, 0 };
 	enum mbufx_zone_id hz, cz = MBUFX_ZONE_PKT, hz2;
 	unsigned int i, j, t, k, nalloc, per, nh, used, avail, need, built = 0;
@@ -260,6 +270,20 @@ mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t hdr_len,
 	nalloc = own ? n - 1 : n;
 	if (share_plan(m, c, nalloc, &first, &skip, &k) < 0)
 		return -EOVERFLOW;
+	if (own && nalloc != 0 && k != 0 && first == m) {
+		/* the copies read m's first segment: m goes behind a header
+		 * of its own (see above), or into no copy at all when its
+		 * chain has no room for one more segment */
+		own = 0;
+		if (m->nb_segs < RTE_MBUF_MAX_NB_SEGS) {
+			if (take(zs, hz, &hl, 1, &a) < 0)
+				return -ENOMEM;
+		} else {
+			nalloc = n;
+			if (share_plan(m, c, nalloc, &first, &skip, &k) < 0)
+				return -EOVERFLOW;
+		}
+	}
 
 	/* Chunks of nh copies: headers v[0..nh), their k indirect mbufs
 	 * each from v[nh] on, refilled (k > FANOUT_BULK - 1 only) as used. */
@@ -315,20 +339,16 @@ mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t hdr_len,
 			}
 		}
 	}
-	fanout_count(zs, &a, nalloc, k, deep, own);
-	/* the copies took references on the shared segments: a mark one of
-	 * them carried no longer tells the truth */
-	if (unlikely(mbufx_mark_flag != 0) && k != 0)
-		for (s = first, t = 0; t < k; s = s->next)
-			if (s->data_len != 0) {
-				if (s->ol_flags & mbufx_mark_flag)
-					s->ol_flags &= ~mbufx_mark_flag;
-				t++;
-			}
+	fanout_count(zs, &a, nalloc + (hl != NULL), nalloc * k, deep, own);
 	if (own) {
 		copies[n - 1] = m;
-		if (k != 0 && first == m)
-			mbufx_mark_set(m, (uint16_t)(m->data_off + c));
+	} else if (hl != NULL) {
+		header_init(hl, m, c, 0);
+		hl->nb_segs = (uint16_t)(m->nb_segs + 1);
+		hl->next = m;
+		m->data_off += (uint16_t)c;
+		m->data_len -= (uint16_t)c;
+		copies[n - 1] = hl;
 	} else {
 		rte_pktmbuf_free(m);
 	}
@@ -338,5 +358,7 @@ unwind:
 	/* every reference the built copies took goes back with them */
 	while (built > 0)
 		rte_pktmbuf_free(copies[--built]);
+	if (hl != NULL)
+		rte_pktmbuf_free(hl);
 	return -ENOMEM;
 }

@@ -9,13 +9,12 @@
  * first, then change the packet with operations that cannot fail. So a
  * failure leaves the packet bit for bit as it was, and nothing leaks.
  *
- * Bytes are written only where mbufx_seg_writable() allows, or in the
- * private front of the copy mbufx_fanout() keeps (mbufx_own_front()).
- * Fields are written only in segment structures the caller owns alone
- * (refcnt 1, or that copy); a segment structure shared by several chains
- * that must be shortened is replaced by an indirect mbuf attached to it
- * ("replacement" below), the only allocation the allocation-free pullup
- * path can need.
+ * Bytes are written only where mbufx_seg_writable() allows: DPDK's own
+ * reference counts, nothing remembered besides them. Fields are written
+ * only in segment structures the caller owns alone (refcnt 1); a segment
+ * structure shared by several chains that must be shortened is replaced by
+ * an indirect mbuf attached to it ("replacement" below), the only
+ * allocation the allocation-free pullup path can need.
  *
  * pullup_common() is the one engine: "the first len bytes contiguous in
  * the first segment, writable if asked, with front bytes of writable
@@ -34,131 +33,32 @@
 #include <rte_errno.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
-#include <rte_mbuf_dyn.h>
 #include <rte_memcpy.h>
 
 #include "mbufx_mbuf.h"
 #include "mbufx_private.h"
 #include "mbufx_zone.h"
 
-/* ---- the fan-out's mark on the copy it keeps -------------------------- */
+/* ---- compatibility ---------------------------------------------------- */
 
-/*
- * mbufx_fanout() may keep the original as one of the copies while the
- * other copies attach indirect mbufs to its first segment: its refcnt then
- * counts those clones and DPDK calls it shared, although its front (the
- * headroom and the first bytes of data) is read by nobody else. The mark
- * says so: a dynamic field holding that front's end and the data
- * references the fan-out left (the mark counts while that number is
- * unchanged), plus a dynamic flag (rte_pktmbuf_reset() clears it when the
- * mbuf is reused). The field also holds the segment's
- * identity, so a copy of the metadata into another mbuf (rte_pktmbuf_attach()
- * and rte_mbuf_dynfield_copy() copy every dynamic field) marks nothing.
- */
-struct own_mark {
-	uint32_t id;	/* mark_id() of the marked segment */
-	uint16_t front;	/* bytes from the buffer start only its holder reads */
-	uint16_t refs;	/* data references the fan-out left */
-};
-
-static const struct rte_mbuf_dynfield mark_field = {
-	.name = MBUFX_DYNFIELD_OWN_FRONT_NAME,
-	.size = sizeof(struct own_mark),
-	.align = __alignof__(struct own_mark),
-};
-
-static const struct rte_mbuf_dynflag mark_flag_desc = {
-	.name = MBUFX_DYNFLAG_OWN_FRONT_NAME,
-};
-
-uint64_t mbufx_mark_flag;
-static int mark_off = -1;
-
-void
-mbufx_mark_init(void)
-{
-	int off, bit;
-
-	if (__atomic_load_n(&mbufx_mark_flag, __ATOMIC_ACQUIRE) != 0)
-		return;
-	/* idempotent, and shared with the other processes */
-	off = rte_mbuf_dynfield_register(&mark_field);
-	bit = rte_mbuf_dynflag_register(&mark_flag_desc);
-	if (off < 0 || bit < 0) {
-		MBUFX_LOG(NOTICE, "no room for the fan-out mark (%s): the copy "
-			  "fan-out keeps cannot prepend in place",
-			  rte_strerror(rte_errno));
-		return;
-	}
-	mark_off = off;
-	__atomic_store_n(&mbufx_mark_flag, RTE_BIT64(bit), __ATOMIC_RELEASE);
-}
-
-static inline uint32_t
-mark_id(const struct rte_mbuf *m)
-{
-	uintptr_t a = (uintptr_t)m ^ (uintptr_t)m->buf_addr;
-
-	return (uint32_t)(a ^ (uint64_t)a >> 32);
-}
-
-/* References on the data of a non-indirect segment: its own refcnt, or an
- * external buffer's shared counter. */
-static inline uint16_t
-own_data_refs(const struct rte_mbuf *m)
-{
-	if (RTE_MBUF_HAS_EXTBUF(m))
-		return rte_mbuf_ext_refcnt_read(m->shinfo);
-	return rte_mbuf_refcnt_read(m);
-}
-
-void
-mbufx_mark_set(struct rte_mbuf *m, uint16_t front)
-{
-	struct own_mark *mk;
-
-	if (mbufx_mark_flag == 0)
-		return;
-	mk = RTE_MBUF_DYNFIELD(m, mark_off, struct own_mark *);
-	mk->id = mark_id(m);
-	mk->front = front;
-	mk->refs = own_data_refs(m);
-	m->ol_flags |= mbufx_mark_flag;
-}
-
+/* Part of the MBUFX_0.1 ABI; no segment has a private front beyond what
+ * mbufx_seg_writable() says, and nothing needs clearing. */
 uint16_t
-mbufx_own_front(const struct rte_mbuf *seg)
+mbufx_own_front(const struct rte_mbuf *seg __rte_unused)
 {
-	const struct own_mark *mk;
-
-	if (seg == NULL || !(seg->ol_flags & mbufx_mark_flag) ||
-	    mbufx_mark_flag == 0 || RTE_MBUF_CLONED(seg))
-		return 0;
-	mk = RTE_MBUF_DYNFIELD(seg, mark_off, const struct own_mark *);
-	if (mk->id != mark_id(seg))
-		return 0;
-	/* any change since (a clone or a holder taken, a copy freed) shows as
-	 * another count; only the pair "a copy freed, a reference taken on
-	 * this one" cancels out, hence mbufx_own_front_clear() */
-	if (own_data_refs(seg) != mk->refs)
-		return 0;
-	if (RTE_MBUF_HAS_EXTBUF(seg) && rte_mbuf_refcnt_read(seg) != 1)
-		return 0;
-	return mk->front;
+	return 0;
 }
 
 void
-mbufx_own_front_clear(struct rte_mbuf *m)
+mbufx_own_front_clear(struct rte_mbuf *m __rte_unused)
 {
-	for (; m != NULL; m = m->next)
-		m->ol_flags &= ~mbufx_mark_flag;
 }
 
 /* The segment structure is the caller's alone: its fields may change. */
 static inline int
 struct_private(const struct rte_mbuf *seg)
 {
-	return rte_mbuf_refcnt_read(seg) == 1 || mbufx_own_front(seg) != 0;
+	return rte_mbuf_refcnt_read(seg) == 1;
 }
 
 #ifdef MBUFX_DEBUG
@@ -196,16 +96,13 @@ prepend_inplace(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t len)
 }
 
 /* The rest of mbufx_prepend(), out of line so that the in-place path stays
- * as short as it was: the fan-out's kept copy, or a chained header. */
+ * short: a chained header. */
 static __rte_noinline void *
 prepend_slow(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint16_t len)
 {
 	enum mbufx_zone_id zid, pref;
 	struct rte_mbuf *m = *mp, *h;
 
-	if (rte_pktmbuf_headroom(m) >= len &&
-	    mbufx_own_front(m) >= m->data_off)
-		return prepend_inplace(zs, m, len);
 	if (mbufx_hdr_pool(zs, len, &zid) == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -359,7 +256,7 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 	struct rte_mbuf *m, *h, *part, *r, *rest;
 	unsigned int nfull;
 	enum mbufx_zone_id zid, pref;
-	uint32_t rem, need, keep, priv;
+	uint32_t rem, need, keep;
 	uint16_t off;
 	int w, nrep;
 
@@ -375,8 +272,7 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 			MBUFX_ZONE_STAT_ADD(zs, pullup_noop, 1);
 			return rte_pktmbuf_mtod(m, void *);
 		}
-		priv = w ? m->buf_len : mbufx_own_front(m);
-		if (m->data_off + len <= priv && m->data_off >= front) {
+		if (w && m->data_off >= front) {
 			MBUFX_ZONE_STAT_ADD(zs, pullup_noop, 1);
 			return rte_pktmbuf_mtod(m, void *);
 		}
@@ -482,8 +378,8 @@ mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len)
 		return 0;
 	/* pkt_len is the head structure's: it must be ours alone. A refcnt
 	 * above 1 also counts clones attached to a direct head, which cannot be
-	 * told from a second holder, except on the copy mbufx_fanout() keeps */
-	if (rte_mbuf_refcnt_read(m) != 1 && mbufx_own_front(m) == 0)
+	 * told from a second holder */
+	if (rte_mbuf_refcnt_read(m) != 1)
 		return -EBUSY;
 	if ((uint64_t)m->pkt_len + len > UINT32_MAX)
 		return -ENOSPC;

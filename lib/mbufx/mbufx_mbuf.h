@@ -31,11 +31,12 @@
  * its fields may be changed. mbufx never modifies such a segment; when an
  * operation has to shorten it, it puts an indirect mbuf in its place.
  *
- * One exception is known to the library: the copy mbufx_fanout() keeps
- * (the original, when the other copies attach to its first segment). Its
- * refcnt counts those copies, so mbufx_seg_writable() says 0, yet its
- * headroom and first bytes are read by nobody else; mbufx_leading_space(),
- * mbufx_prepend() and the other calls below use them (see mbufx_fanout()).
+ * This table is the only rule: the library writes a byte or a field only
+ * where it says so, for every packet, whatever made it (mbufx_fanout()
+ * included) and whatever references were taken or dropped before, in any
+ * order and on any thread. It reads nothing but DPDK's own reference
+ * counts, so there is nothing to call before rte_pktmbuf_clone(),
+ * rte_pktmbuf_attach() or rte_pktmbuf_refcnt_update().
  *
  * mbufx_prepend(), mbufx_pullup() and mbufx_fanout() write only where these
  * rules allow and leave the packet exactly as it was when they fail. The
@@ -124,48 +125,38 @@ mbufx_seg_writable(const struct rte_mbuf *seg)
 	return rte_mbuf_refcnt_read(mbufx_seg_owner(seg)) == 1;
 }
 
-/** Name of the mbuf dynamic flag mbufx_fanout() sets on the copy it keeps
- * when the other copies share its first segment (rte_mbuf_dynflag_lookup());
- * it appears in that copy's ol_flags. */
-#define MBUFX_DYNFLAG_OWN_FRONT_NAME "mbufx_dynflag_own_front"
-/** Name of the mbuf dynamic field that goes with it (8 bytes). */
-#define MBUFX_DYNFIELD_OWN_FRONT_NAME "mbufx_dynfield_own_front"
-
 /**
- * @internal Private front of the copy mbufx_fanout() keeps: how many bytes
- * from the start of seg's buffer only its holder reads, 0 when seg carries
- * no valid fan-out mark (any other segment, a mark left on a clone or a
- * metadata copy, or a segment that took a reference since).
+ * @deprecated Kept for binary compatibility; no segment carries a private
+ * front beyond what mbufx_seg_writable() says.
+ *
+ * @param seg
+ *   Any segment (unused).
+ * @return
+ *   0.
  */
+__rte_deprecated
 uint16_t mbufx_own_front(const struct rte_mbuf *seg);
 
 /**
- * Forget the private front of the copy mbufx_fanout() kept (see there), on
- * every segment of the chain m. Call it before rte_pktmbuf_clone() or
- * rte_pktmbuf_refcnt_update() of that copy or of a chain holding it: a new
- * reference taken after one of the other copies was freed leaves the
- * reference count where fan-out left it, and the library would go on
- * writing the front the new reference reads. Afterwards the copy is
- * treated like any shared segment.
+ * @deprecated Kept for binary compatibility; does nothing. Taking a
+ * reference on any packet needs no call to the library first.
  *
  * @param m
- *   A packet (any; segments without the mark are left alone).
+ *   A packet (unused, not modified).
  */
+__rte_deprecated
 void mbufx_own_front_clear(struct rte_mbuf *m);
 
 /**
  * Bytes that may be written in front of the segment's data.
  *
  * @return
- *   rte_pktmbuf_headroom(seg) when mbufx_seg_writable(seg), or when seg is
- *   the copy mbufx_fanout() kept and its headroom is private; else 0.
+ *   rte_pktmbuf_headroom(seg) when mbufx_seg_writable(seg), else 0.
  */
 static inline uint16_t
 mbufx_leading_space(const struct rte_mbuf *seg)
 {
-	if (mbufx_seg_writable(seg))
-		return rte_pktmbuf_headroom(seg);
-	return mbufx_own_front(seg) >= seg->data_off ? seg->data_off : 0;
+	return mbufx_seg_writable(seg) ? rte_pktmbuf_headroom(seg) : 0;
 }
 
 /**
@@ -229,9 +220,8 @@ void *mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  * style code and checksum/TSO offloads (contig = l2_len + l3_len + l4_len
  * after the prepend) need.
  *
- * In place when the first segment is writable (or the fan-out's own copy
- * whose private front covers the bytes) with len bytes of leading space
- * and contig - len bytes of data; in place after moving data within its
+ * In place when the first segment is writable with len bytes of leading
+ * space and contig - len bytes of data; in place after moving data within its
  * buffer when that is writable and big enough (pulling bytes up from the
  * next segments, as mbufx_pullup()); otherwise a fresh first segment from
  * the smallest zone holding contig bytes takes a copy of the contig - len
@@ -265,8 +255,7 @@ void *mbufx_prepend_contig(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  * Insert an 802.1Q tag carrying m->vlan_tci after the MAC addresses: what
  * rte_vlan_insert() does (same bytes, same ol_flags and l2_len /
  * outer_l2_len updates), on any packet. rte_vlan_insert() refuses a clone,
- * a head with clones attached (the copy mbufx_fanout() keeps included) and
- * a packet without headroom; this call writes in place where the bytes are
+ * a head with clones attached and a packet without headroom; this call writes in place where the bytes are
  * private and copies the 12 address bytes into a fresh first segment
  * otherwise (mbufx_prepend_contig(zs, m, 4, 16)).
  *
@@ -370,10 +359,7 @@ void *mbufx_unshare_hdr(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  *   1, so its pkt_len may be read by another holder. DPDK's refcnt cannot
  *   tell a head shared by several chains (rte_pktmbuf_refcnt_update())
  *   from a direct head that merely has clones attached (the original of
- *   rte_pktmbuf_clone()): both get -EBUSY. The copy mbufx_fanout() keeps is
- *   the exception the library can tell apart: appending to it works (into
- *   writable trailing space, which its shared payload segment has none
- *   of).
+ *   rte_pktmbuf_clone()): both get -EBUSY.
  */
 int mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len);
 
@@ -400,25 +386,20 @@ int mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len);
  * zone; from the next larger zone when that one is empty (counted as
  * hdr_fallback).
  *
- * When the first segment of m is writable and holds the first hdr_len
- * bytes, m itself serves as the last copy: n - 1 header allocations instead
- * of n. When the other copies share payload from its first segment, its
- * refcnt counts them and DPDK's rule (and mbufx_seg_writable(), which
- * judges whole buffers) call it shared; the library knows better: its
- * headroom and the bytes up to where the shared payload starts (at least
- * hdr_len) are private and may be written through rte_pktmbuf_mtod(),
- * mbufx_leading_space() reports the headroom, and mbufx_prepend(),
- * mbufx_prepend_contig(), mbufx_vlan_insert(), mbufx_unshare_hdr() and
- * mbufx_append_data() work on it in place. It carries a mark (an mbuf
- * dynamic field and flag, MBUFX_DYNFLAG_OWN_FRONT_NAME) that counts while
- * the reference count of its segment is what fan-out left: once a copy is
- * freed or a reference is taken, the library treats it as shared again.
- * The one change the count cannot show is a copy freed and a reference
- * taken on this one: call mbufx_own_front_clear() before rte_pktmbuf_clone()
- * or rte_pktmbuf_refcnt_update() of it. rte_vlan_insert() itself refuses
- * such a head (refcnt above 1): use mbufx_vlan_insert(). Otherwise every copy gets a header mbuf and m is
- * released. In every copy the first hdr_len bytes are contiguous in the
- * first segment.
+ * When the first segment of m is writable, holds the first hdr_len bytes
+ * and no other copy needs to read it (a deep copy, or a split point at its
+ * end), m itself serves as the last copy: n - 1 header allocations instead
+ * of n. When the other copies do read it, m's first segment is never a
+ * copy's first segment: the last copy is a header mbuf followed by m
+ * itself (its data starting after the copied bytes) and the rest of m's
+ * chain, n - 1 copies' worth of indirect mbufs instead of n. Otherwise
+ * every copy gets a header mbuf and m is released (its buffer lives on as
+ * long as copies share it). So in every copy the first segment is
+ * writable by the rule of the file comment (refcnt 1, its own buffer),
+ * holds the first hdr_len bytes, and has its headroom as
+ * mbufx_leading_space(): prepends and rewrites of those bytes go in place
+ * until a reference is taken on that copy, after which it is shared like
+ * any other packet.
  *
  * Every copy carries m's metadata. Allocations are counted in the zone
  * set's fan-out counters. No heap memory is used: the copies are built in

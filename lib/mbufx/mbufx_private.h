@@ -107,16 +107,6 @@ mbufx_lib_alloc(struct mbufx_zone_set *zs, enum mbufx_zone_id *zid)
 } while (0)
 
 /*
- * The mark mbufx_fanout() leaves on the copy it keeps (see
- * mbufx_own_front()): an mbuf dynamic field and flag, registered by
- * mbufx_mark_init() (zone-set create and lookup). mbufx_mark_flag is 0
- * while unregistered: nothing is marked then.
- */
-extern uint64_t mbufx_mark_flag;
-void mbufx_mark_init(void);
-void mbufx_mark_set(struct rte_mbuf *m, uint16_t front);
-
-/*
  * Debug checks (MBUFX_DEBUG, set by -Dsanitize=true or -Ddebug_checks=true):
  * a first segment the library demotes to a later one, and that the caller
  * alone holds, gets nb_segs 0 (a value no head has; DPDK reads nb_segs of
@@ -160,9 +150,8 @@ __mbufx_copy_metadata(struct rte_mbuf *dst, const struct rte_mbuf *src)
 	uint16_t dpriv, spriv;
 
 	dst->port = src->port;
-	/* the fan-out mark belongs to its segment, not to the packet */
 	dst->ol_flags = (dst->ol_flags & seg_flags) |
-		(src->ol_flags & ~(seg_flags | mbufx_mark_flag));
+		(src->ol_flags & ~seg_flags);
 	dst->packet_type = src->packet_type;
 	dst->hash = src->hash;
 	dst->vlan_tci = src->vlan_tci;

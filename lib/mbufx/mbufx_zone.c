@@ -297,7 +297,6 @@ mbufx_zone_set_create(const char *name, int socket_id,
 	}
 	if (socket_id == SOCKET_ID_ANY)
 		socket_id = (int)rte_socket_id();
-	mbufx_mark_init();
 
 	ops_record_write();
 	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name);
@@ -388,8 +387,6 @@ mbufx_zone_set_lookup(const char *name)
 		rte_errno = EXDEV;
 		return NULL;
 	}
-	/* another process created it: this one needs the mark, too */
-	mbufx_mark_init();
 	return mz->addr;
 }
 
