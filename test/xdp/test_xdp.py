@@ -101,6 +101,16 @@ def trace(msg):
     print('[%6.2fs] %s' % (time.time() - T0, msg), flush=True)
 
 
+
+def testpmd_dump(obj):
+    """testpmd's dump command for obj: `dump_mempool` until DPDK 25.07,
+    `dump mempool` from 25.11 on (the underscore forms were removed)."""
+    import subprocess
+    v = subprocess.run(['pkg-config', '--modversion', 'libdpdk'], capture_output=True,
+                       text=True, check=False).stdout.strip()
+    major_minor = tuple(int(x) for x in (v.split('.') + ['0', '0'])[:2] if x.isdigit())
+    return ('dump ' if major_minor >= (25, 11) else 'dump_') + obj
+
 class Router:
     """A DPDK program on the router's two veths (ports 0 and 1)."""
 
@@ -363,7 +373,8 @@ class Testpmd(Router):
         """Close the ports, then {pool: mbufs still out} from dump_mempool."""
         self.cmd_wait('port stop all', timeout=20)
         self.cmd_wait('port close all', timeout=20)
-        ans = self.cmd_wait('dump_mempool', expect=r'common_pool_count=\d+\s', timeout=20)
+        ans = self.cmd_wait(testpmd_dump('mempool'), expect=r'common_pool_count=\d+\s',
+                            timeout=20)
         pools = {}
         for blk in re.split(r'\nmempool <', ans)[1:]:
             name = blk.split('>')[0]
