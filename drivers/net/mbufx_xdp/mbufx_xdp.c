@@ -379,8 +379,7 @@ eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	struct xdp_txq *tq = queue;
 	uint16_t n;
 
-	n = mbufx_xdp_tx_enqueue(&tq->core, pkts, nb_pkts,
-				 tq->pmd->sg ? MBUFX_XDP_MAX_FRAGS : 1);
+	n = mbufx_xdp_tx_enqueue(&tq->core, pkts, nb_pkts, tq->max_descs);
 	/* also when nothing was added: descriptors left by a failed kick
 	 * (link down) must go once the link is back */
 	tx_flush(tq);
@@ -473,10 +472,17 @@ static void
 rxq_free(struct xdp_pmd *p, uint16_t qid)
 {
 	struct xdp_rxq *rq = p->rxqs[qid];
+	struct xdp_txq *tq;
 
 	if (rq == NULL)
 		return;
-	mbufx_xdp_sock_close(p, rq, qid < MAX_QUEUES ? p->txqs[qid] : NULL);
+	tq = qid < MAX_QUEUES ? p->txqs[qid] : NULL;
+	mbufx_xdp_sock_close(p, rq, tq);
+	if (tq != NULL) {
+		/* its transmit core lives on this UMEM */
+		mbufx_xdp_txq_release(&tq->core);
+		mbufx_xdp_txq_fini(&tq->core);
+	}
 	if (rq->set_up)
 		mbufx_xdp_rxq_fini(&rq->core);
 	rte_free(rq);
@@ -492,6 +498,7 @@ txq_free(struct xdp_pmd *p, uint16_t qid)
 		return;
 	if (p->rxqs[qid] != NULL)
 		mbufx_xdp_sock_close(p, p->rxqs[qid], tq);
+	mbufx_xdp_txq_release(&tq->core);
 	mbufx_xdp_txq_fini(&tq->core);
 	rte_free(tq);
 	p->txqs[qid] = NULL;
@@ -556,11 +563,8 @@ eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 				RTE_CACHE_LINE_SIZE, (int)socket);
 	if (tq == NULL)
 		return -ENOMEM;
-	if (mbufx_xdp_txq_init(&tq->core, desc_count(nb_desc),
-			       (int)socket) != 0) {
-		rte_free(tq);
-		return -ENOMEM;
-	}
+	tq->nb_desc = desc_count(nb_desc);
+	tq->socket = (int)socket;
 	tq->fd = -1;
 	tq->qid = qid;
 	tq->pmd = p;
@@ -639,7 +643,12 @@ eth_start(struct rte_eth_dev *dev)
 			return -EINVAL;
 		}
 		p->txqs[i]->rxq = p->rxqs[i];
-		p->txqs[i]->core.rxq = &p->rxqs[i]->core;
+		/* the transmit core follows its pair's UMEM (rxq_free() ends it) */
+		if (p->txqs[i]->core.pending == NULL &&
+		    mbufx_xdp_txq_init(&p->txqs[i]->core, &p->rxqs[i]->core,
+				       p->txqs[i]->nb_desc,
+				       p->txqs[i]->socket) != 0)
+			return -ENOMEM;
 	}
 	ret = mbufx_xdp_prog_attach(p);
 	if (ret != 0)
@@ -839,8 +848,12 @@ static const struct {
 	  offsetof(struct mbufx_xdp_tx_stats, recycled) },
 	{ "tx_completed_to_pool", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, to_pool) },
-	{ "tx_completion_mismatch", XS_TX,
-	  offsetof(struct mbufx_xdp_tx_stats, comp_mismatch) },
+	{ "tx_completion_unknown", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, comp_unknown) },
+	{ "tx_malformed_drops", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, malformed) },
+	{ "tx_too_many_segs_drops", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, too_many_segs) },
 	/* hundredths of a header cache line written per received packet */
 	{ "rx_hdr_lines_per_pkt_x100", XS_DERIVED, 0 },
 };

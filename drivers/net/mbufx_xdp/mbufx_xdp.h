@@ -73,7 +73,10 @@ struct xdp_txq {
 	uint64_t kick_delay;		/* TSC cycles a short burst may wait */
 	uint64_t polls_seen;		/* rxq->polls at the previous burst */
 	int fd;
+	int socket;			/* NUMA socket of the queue */
 	uint16_t qid;
+	uint32_t nb_desc;
+	uint32_t max_descs;		/* per frame: mbufx_xdp_tx_max_descs() */
 };
 
 struct xdp_pmd {

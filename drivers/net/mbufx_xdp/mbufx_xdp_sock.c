@@ -376,7 +376,7 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		.headroom = 0,
 		.flags = XDP_UMEM_UNALIGNED_CHUNK_FLAG,
 	};
-	uint32_t cq_size = tq != NULL ? tq->core.nb_desc : DESC_MIN;
+	uint32_t cq_size = tq != NULL ? tq->nb_desc : DESC_MIN;
 	uint32_t key = p->start_queue + rq->qid;
 	struct xdp_mmap_offsets off;
 	socklen_t olen = sizeof(off);
@@ -406,7 +406,7 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	if (ret == 0)
 		ret = sock_opt(fd, SOL_XDP, XDP_RX_RING, rq->nb_desc);
 	if (ret == 0 && tq != NULL)
-		ret = sock_opt(fd, SOL_XDP, XDP_TX_RING, tq->core.nb_desc);
+		ret = sock_opt(fd, SOL_XDP, XDP_TX_RING, tq->nb_desc);
 	if (ret == 0 && getsockopt(fd, SOL_XDP, XDP_MMAP_OFFSETS, &off,
 				   &olen) != 0)
 		ret = -errno;
@@ -417,7 +417,7 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		ret = ring_map(fd, &rq->rx, &off.rx, rq->nb_desc,
 			       sizeof(struct xdp_desc), XDP_PGOFF_RX_RING);
 	if (ret == 0 && tq != NULL)
-		ret = ring_map(fd, &tq->core.tx, &off.tx, tq->core.nb_desc,
+		ret = ring_map(fd, &tq->core.tx, &off.tx, tq->nb_desc,
 			       sizeof(struct xdp_desc), XDP_PGOFF_TX_RING);
 	if (ret == 0 && tq != NULL)
 		ret = ring_map(fd, &tq->core.cq, &off.cr, cq_size,
@@ -458,6 +458,8 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 			key, strerror(-ret));
 		goto fail;
 	}
+	if (tq != NULL)
+		tq->max_descs = mbufx_xdp_tx_max_descs(rq->zc, p->sg, 1);
 	XDP_LOG(INFO, "%s queue %u: %s mode, UMEM %" PRIu64 " KiB, chunk %u",
 		p->iface, key, rq->zc ? "zero-copy" : "copy",
 		(uint64_t)reg.len >> 10, reg.chunk_size);

@@ -35,7 +35,9 @@
 struct mbufx_xdp_tx_stats {
 	uint64_t packets;
 	uint64_t bytes;
-	uint64_t errors;	/* dropped: too long, empty */
+	uint64_t errors;	/* frames dropped, every reason */
+	uint64_t malformed;	/* dropped: pkt_len not the sum of data_len, or 0 */
+	uint64_t too_many_segs;	/* dropped: more descriptors than the queue allows */
 	uint64_t zc;		/* packets sent zero-copy */
 	uint64_t copied;	/* packets copied into UMEM buffers */
 	uint64_t copy_nobuf;	/* bursts cut short: no buffer to copy into */
@@ -44,22 +46,25 @@ struct mbufx_xdp_tx_stats {
 	uint64_t kick_errors;
 	uint64_t recycled;	/* completions handed to the Rx recycle ring */
 	uint64_t to_pool;	/* completions put to the pool */
-	uint64_t comp_mismatch;	/* completion address not the expected one */
+	uint64_t comp_unknown;	/* completion address naming no buffer in flight */
 };
 
 struct mbufx_xdp_txq {
 	struct mbufx_xdp_ring tx;
 	struct mbufx_xdp_ring cq;
 	struct mbufx_xdp_rxq *rxq;	/* pair: UMEM, pool, recycle ring */
-	void **inflight;		/* per TX slot: buffer to free, or NULL */
+	uint8_t *pending;	/* per UMEM granule: descriptors in flight */
+	uint64_t nb_granules;
 	uint32_t nb_desc;
+	uint32_t nb_inflight;	/* descriptors not completed (lost ones too) */
+	uint32_t comp_at;	/* tx.cached_prod at the last completion drain */
 	struct mbufx_xdp_tx_stats st;
 };
 
-/* Allocate the in-flight table of nb_desc (a power of two) slots: 0 or
- * -ENOMEM. */
-int mbufx_xdp_txq_init(struct mbufx_xdp_txq *q, uint32_t nb_desc,
-		int socket);
+/* Set up a transmit queue of nb_desc (a power of two) descriptors paired
+ * with rxq (its UMEM, pool and recycle ring): 0 or -ENOMEM. */
+int mbufx_xdp_txq_init(struct mbufx_xdp_txq *q, struct mbufx_xdp_rxq *rxq,
+		uint32_t nb_desc, int socket);
 
 /* Free what init allocated (after mbufx_xdp_txq_release()). */
 void mbufx_xdp_txq_fini(struct mbufx_xdp_txq *q);
@@ -67,6 +72,14 @@ void mbufx_xdp_txq_fini(struct mbufx_xdp_txq *q);
 /* Give every buffer not completed yet back to the pool (the kernel no
  * longer owns any: socket closed). */
 void mbufx_xdp_txq_release(struct mbufx_xdp_txq *q);
+
+/*
+ * Descriptors per frame a queue may use: 1 without multi-buffer (the bind
+ * refused XDP_USE_SG), the device's limit in zero-copy (xdp_zc_max_segs:
+ * a frame of more descriptors is dropped by the kernel without completion),
+ * else the kernel's copy-mode limit (MBUFX_XDP_MAX_FRAGS).
+ */
+uint32_t mbufx_xdp_tx_max_descs(int zc, int sg, uint32_t zc_max_segs);
 
 /* Drain the completion ring: buffers to the recycle ring, else the pool. */
 void mbufx_xdp_tx_complete(struct mbufx_xdp_txq *q);
