@@ -492,6 +492,30 @@ def case_stock_testpmd_modes(env):
     print('net_af_xdp: mbufs still out after close: %s' % in_use)
 
 
+def case_jumbo_mtu(env):
+    """testpmd with 9344-byte mbufs and scatter, as the guide tells a jumbo
+    user: the port's max MTU does not wrap (chains reach 69120 bytes), MTU
+    9000 is taken after a port stop, and 9000-byte frames cross unchanged."""
+    with kernel_setup(env, 'mbufx_xdp', 9000) as (pmd, topo):
+        tp = Testpmd(env, topo, pmd, ['--mbuf-size=9344', '--enable-scatter',
+                                      '--max-pkt-len=9018'], mem=512).ready()
+        tp.cmd_wait('port stop all', timeout=20)
+        for port in (0, 1):
+            ans = tp.cmd_wait('port config mtu %d 9000' % port)
+            check('max MTU' not in ans and 'failed' not in ans.lower(),
+                  'port %d refuses MTU 9000:\n%s', port, ans)
+        tp.cmd_wait('port start all', timeout=30)
+        tp.cmd_wait('set fwd io')
+        tp.cmd_wait('start')
+        frames = [udp_frame(topo, s, ident=i) for i, s in enumerate((60, 3841, 8000, 9014))]
+        got = mode_traffic(topo, frames)
+        compare_frames(got, frames, 'io, MTU 9000: frames at host B')
+        tp.cmd_wait('stop', expect='Accumulated')
+        in_use = tp.pools_in_use()
+        tp.quit()
+        check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
+
+
 def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
     """mbufx-l3fwd with port 0 = vdev0 (a parameter string) must stop with a
     clear message (each of expect, case-insensitive) and exit 1: no crash, no
@@ -806,6 +830,7 @@ CASES = {
     'stock_l3fwd_kernel': case_stock_l3fwd_kernel,
     'stock_jumbo': case_stock_jumbo,
     'testpmd_modes': case_testpmd_modes,
+    'jumbo_mtu': case_jumbo_mtu,
     'stock_testpmd_modes': case_stock_testpmd_modes,
     'bad_args': case_bad_args,
     'bad_pool': case_bad_pool,

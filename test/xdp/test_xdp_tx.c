@@ -19,7 +19,11 @@
  *   more descriptors than the limit (the device would drop it silently);
  * - a malformed mbuf (pkt_len not the sum of its data_len) is dropped and
  *   counted, never spins nor goes out;
- * - after teardown every buffer is back in its pool.
+ * - after teardown every buffer is back in its pool;
+ * - the socket layer's choices without a socket: an MTU that needs
+ *   multi-buffer is never bound without it (zero-copy without multi-buffer
+ *   loses to copy with it; no bind at all when the kernel lacks
+ *   XDP_USE_SG), and zero-copy frames keep to the device's segment limit.
  */
 
 #include <inttypes.h>
@@ -33,6 +37,7 @@
 #include <rte_errno.h>
 #include <rte_mbuf.h>
 
+#include "mbufx_xdp_plan.h"
 #include "xdp_fake_kernel.h"
 
 #define NB_MBUF 4096
@@ -331,6 +336,49 @@ test_malformed(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	return 0;
 }
 
+/* Bind plans and descriptor limits (mbufx_xdp_plan.h, mbufx_xdp_tx.h). */
+static int
+test_bind_plan(void)
+{
+	static const struct {
+		enum xdp_mode mode;
+		int need_sg, kernel_sg;
+		unsigned int n;
+		uint16_t f[MBUFX_XDP_PLAN_MAX];
+	} t[] = {
+		{ MODE_AUTO, 0, 1, 4, { XDP_ZEROCOPY | XDP_USE_SG, XDP_ZEROCOPY,
+					XDP_COPY | XDP_USE_SG, XDP_COPY } },
+		{ MODE_AUTO, 1, 1, 2, { XDP_ZEROCOPY | XDP_USE_SG,
+					XDP_COPY | XDP_USE_SG } },
+		{ MODE_AUTO, 1, 0, 0, { 0 } },
+		{ MODE_AUTO, 0, 0, 2, { XDP_ZEROCOPY, XDP_COPY } },
+		{ MODE_COPY, 1, 1, 1, { XDP_COPY | XDP_USE_SG } },
+		{ MODE_COPY, 0, 1, 2, { XDP_COPY | XDP_USE_SG, XDP_COPY } },
+		{ MODE_ZC, 1, 1, 1, { XDP_ZEROCOPY | XDP_USE_SG } },
+		{ MODE_ZC, 0, 0, 1, { XDP_ZEROCOPY } },
+	};
+	uint16_t f[MBUFX_XDP_PLAN_MAX];
+	unsigned int i, j, n;
+
+	for (i = 0; i < RTE_DIM(t); i++) {
+		n = mbufx_xdp_bind_plan(t[i].mode, t[i].need_sg, t[i].kernel_sg,
+					f);
+		CHECK(n == t[i].n, "plan %u: %u binds, %u expected", i, n,
+		      t[i].n);
+		for (j = 0; j < n; j++)
+			CHECK(f[j] == t[i].f[j], "plan %u bind %u: flags %#x, "
+			      "%#x expected", i, j, f[j], t[i].f[j]);
+	}
+	CHECK(mbufx_xdp_tx_max_descs(1, 1, 8) == 8, "zero-copy, 8 segments");
+	CHECK(mbufx_xdp_tx_max_descs(1, 1, 64) == MBUFX_XDP_MAX_FRAGS,
+	      "zero-copy, 64 segments");
+	CHECK(mbufx_xdp_tx_max_descs(1, 1, 0) == 1, "zero-copy, unknown");
+	CHECK(mbufx_xdp_tx_max_descs(0, 1, 0) == MBUFX_XDP_MAX_FRAGS, "copy");
+	CHECK(mbufx_xdp_tx_max_descs(0, 0, 8) == 1, "no multi-buffer");
+	printf("bind_plan: ok\n");
+	return 0;
+}
+
 typedef int (*test_fn)(struct mbufx_xdp_rxq *, struct mbufx_xdp_txq *,
 		       struct rte_mempool *, struct rte_mempool *);
 
@@ -369,6 +417,7 @@ main(int argc, char **argv)
 		printf("FAIL: pools: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
+	test_bind_plan();
 	run("basic", test_basic, mp, src);
 	run("out_of_order", test_out_of_order, mp, src);
 	run("missing", test_missing, mp, src);

@@ -412,6 +412,14 @@ eth_configure(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* Multi-buffer of a queue: what its bind proved, else what the kernel
+ * offers (the bind plan then insists on it when the MTU needs it). */
+static int
+rxq_sg(const struct xdp_pmd *p, const struct xdp_rxq *rq)
+{
+	return rq->fd >= 0 ? rq->sg : p->sg_kernel;
+}
+
 static uint32_t
 max_rx_frame(const struct rte_eth_dev *dev)
 {
@@ -422,9 +430,9 @@ max_rx_frame(const struct rte_eth_dev *dev)
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		if (p->rxqs[i] != NULL && p->rxqs[i]->set_up)
 			m = RTE_MIN(m, mbufx_xdp_rxq_max_frame(&p->rxqs[i]->core,
-							       p->sg));
+							       rxq_sg(p, p->rxqs[i])));
 	if (m == UINT32_MAX)	/* no pool yet: the smallest one accepted */
-		m = p->sg ? (MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM) *
+		m = p->sg_kernel ? (MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM) *
 			MBUFX_XDP_MAX_FRAGS :
 			MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM;
 	return m;
@@ -442,7 +450,9 @@ eth_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->min_rx_bufsize = MBUFX_XDP_CHUNK_MIN;
 	info->max_rx_pktlen = max_rx_frame(dev);
 	info->min_mtu = RTE_ETHER_MIN_MTU;
-	info->max_mtu = info->max_rx_pktlen - L2_OVERHEAD;
+	/* chains of 18 fragments reach 69120 bytes: max_mtu is 16 bits */
+	info->max_mtu = (uint16_t)RTE_MIN(info->max_rx_pktlen - L2_OVERHEAD,
+					  (uint32_t)UINT16_MAX);
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
 	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	info->rx_desc_lim.nb_max = DESC_MAX;
@@ -535,7 +545,7 @@ eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	}
 	rq->set_up = 1;
 	rq->core.scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
-	max = mbufx_xdp_rxq_max_frame(&rq->core, p->sg);
+	max = mbufx_xdp_rxq_max_frame(&rq->core, p->sg_kernel);
 	if (frame > max) {
 		XDP_LOG(ERR, "%s: Rx queue %u: MTU %u needs %u-byte frames; "
 			"pool %s (data room %u) takes %u%s", p->iface, qid,
@@ -650,6 +660,7 @@ eth_start(struct rte_eth_dev *dev)
 				       p->txqs[i]->socket) != 0)
 			return -ENOMEM;
 	}
+	p->mtu = dev->data->mtu;
 	ret = mbufx_xdp_prog_attach(p);
 	if (ret != 0)
 		return ret;
@@ -1013,7 +1024,7 @@ probe(struct rte_vdev_device *vdev)
 		return -ENOMEM;
 	p = dev->data->dev_private;
 	*p = tmp;
-	p->sg = 1;
+	p->sg_kernel = mbufx_xdp_kernel_has_sg();
 	p->prog_fd = -1;
 	p->map_fd = -1;
 	p->port_id = dev->data->port_id;

@@ -21,6 +21,7 @@
 #include <rte_ether.h>
 #include <rte_log.h>
 
+#include "mbufx_xdp_plan.h"
 #include "mbufx_xdp_rx.h"
 #include "mbufx_xdp_tx.h"
 
@@ -41,7 +42,6 @@ extern int mbufx_xdp_logtype;
 #define BIND_RETRY_MS 1000
 #define L2_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
 
-enum xdp_mode { MODE_AUTO, MODE_COPY, MODE_ZC };
 extern const char * const mbufx_xdp_mode_names[MODE_ZC + 1];
 
 struct bpf_object;
@@ -54,6 +54,7 @@ struct xdp_rxq {
 	int fd;				/* -1 while stopped */
 	int busy_poll;
 	int zc;				/* bound in zero-copy mode */
+	int sg;				/* bound with XDP_USE_SG */
 	int set_up;			/* core initialised */
 	uint16_t qid;
 	uint32_t nb_desc;
@@ -87,7 +88,8 @@ struct xdp_pmd {
 	enum xdp_mode mode;
 	uint32_t busy_budget;
 	uint32_t tx_kick_us;		/* 0: kick every burst */
-	int sg;				/* XDP_USE_SG accepted */
+	int sg_kernel;			/* the kernel knows XDP_USE_SG */
+	uint16_t mtu;			/* at dev_start: what the binds must receive */
 	uint16_t port_id;
 	struct rte_ether_addr mac;
 	struct bpf_object *obj;
@@ -136,6 +138,9 @@ int mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq,
 		struct xdp_txq *tq);
 void mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq,
 		struct xdp_txq *tq);
+
+/* Whether the kernel knows XDP_USE_SG (probe time, no device needed). */
+int mbufx_xdp_kernel_has_sg(void);
 
 /* Kernel counters of a queue since the last reset (live + closed). */
 void mbufx_xdp_kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks);

@@ -272,59 +272,86 @@ bind_retry(int fd, struct sockaddr_xdp *sa)
 	}
 }
 
-/*
- * Bind flags in order of preference: zero-copy (mode zc or auto), then
- * copy (auto or copy); each with multi-buffer first, then without (a
- * driver without zero-copy multi-buffer, or a kernel before 6.6).
- */
+int
+mbufx_xdp_kernel_has_sg(void)
+{
+	/* bind() rejects unknown flags before it looks for the device: a
+	 * kernel that knows XDP_USE_SG answers ENODEV for ifindex 0 */
+	struct sockaddr_xdp sa = {
+		.sxdp_family = AF_XDP,
+		.sxdp_flags = XDP_COPY | XDP_USE_SG,
+	};
+	int fd, ret, err;
+
+	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	ret = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	err = errno;
+	close(fd);
+	return ret != 0 && err != EINVAL;
+}
+
+static const char *
+bind_name(uint16_t f)
+{
+	return (f & XDP_ZEROCOPY) != 0 ?
+		((f & XDP_USE_SG) != 0 ? "zero-copy multi-buffer" : "zero-copy") :
+		((f & XDP_USE_SG) != 0 ? "copy multi-buffer" : "copy");
+}
+
+/* Bind in the best way mbufx_xdp_bind_plan() allows for the MTU. */
 static int
 sock_bind(struct xdp_pmd *p, struct xdp_rxq *rq, int fd)
 {
-	static const uint16_t modes[] = { XDP_ZEROCOPY, XDP_COPY };
 	struct sockaddr_xdp sa = {
 		.sxdp_family = AF_XDP,
 		.sxdp_ifindex = (uint32_t)p->ifindex,
 		.sxdp_queue_id = p->start_queue + rq->qid,
 	};
-	unsigned int m, sg;
-	int ret = -EINVAL;
+	uint32_t one = mbufx_xdp_rxq_max_frame(&rq->core, 0);
+	int need_sg = (uint32_t)p->mtu + L2_OVERHEAD > one;
+	uint16_t plan[MBUFX_XDP_PLAN_MAX];
+	unsigned int i, n;
+	int ret = -EOPNOTSUPP;
 
-	for (m = 0; m < RTE_DIM(modes); m++) {
-		if ((modes[m] == XDP_ZEROCOPY && p->mode == MODE_COPY) ||
-		    (modes[m] == XDP_COPY && p->mode == MODE_ZC))
-			continue;
-		for (sg = p->sg; ; sg = 0) {
-			sa.sxdp_flags = modes[m] | XDP_USE_NEED_WAKEUP |
-				(sg ? XDP_USE_SG : 0);
-			ret = bind_retry(fd, &sa);
-			if (ret == 0) {
-				if (p->sg && !sg)
-					XDP_LOG(WARNING, "%s: no multi-buffer "
-						"(XDP_USE_SG) in this mode: "
-						"frames longer than one buffer "
-						"are dropped", p->iface);
-				p->sg = sg;
-				rq->zc = modes[m] == XDP_ZEROCOPY;
-				return 0;
-			}
-			if (ret == -EBUSY || !sg)
-				break;
+	n = mbufx_xdp_bind_plan(p->mode, need_sg, p->sg_kernel, plan);
+	if (n == 0) {
+		XDP_LOG(ERR, "%s queue %u: MTU %u needs multi-buffer "
+			"(XDP_USE_SG, Linux 6.6 or later), which this kernel "
+			"lacks: one buffer takes frames of %u bytes (MTU %u)",
+			p->iface, sa.sxdp_queue_id, p->mtu, one,
+			one - L2_OVERHEAD);
+		return -EOPNOTSUPP;
+	}
+	for (i = 0; i < n; i++) {
+		sa.sxdp_flags = plan[i] | XDP_USE_NEED_WAKEUP;
+		ret = bind_retry(fd, &sa);
+		if (ret == 0) {
+			rq->sg = (plan[i] & XDP_USE_SG) != 0;
+			rq->zc = (plan[i] & XDP_ZEROCOPY) != 0;
+			if (!rq->sg)
+				XDP_LOG(INFO, "%s queue %u: no multi-buffer: "
+					"frames up to %u bytes", p->iface,
+					sa.sxdp_queue_id, one);
+			return 0;
 		}
 		if (ret == -EBUSY)
 			break;
-		if (modes[m] == XDP_ZEROCOPY && p->mode == MODE_AUTO)
-			XDP_LOG(INFO, "%s queue %u: no zero-copy (%s), copy "
-				"mode", p->iface, sa.sxdp_queue_id,
-				strerror(-ret));
+		XDP_LOG(INFO, "%s queue %u: %s bind refused (%s)%s", p->iface,
+			sa.sxdp_queue_id, bind_name(plan[i]), strerror(-ret),
+			i + 1 < n ? ", trying the next mode" : "");
 	}
-	XDP_LOG(ERR, "%s queue %u: bind (mode %s) failed: %s%s", p->iface,
-		sa.sxdp_queue_id, mbufx_xdp_mode_names[p->mode], strerror(-ret),
+	XDP_LOG(ERR, "%s queue %u: bind (bind_mode %s%s) failed: %s%s",
+		p->iface, sa.sxdp_queue_id, mbufx_xdp_mode_names[p->mode],
+		need_sg ? ", multi-buffer needed by the MTU" : "",
+		strerror(-ret),
 		ret == -EBUSY ? " (queue still in use by another socket)" :
 		ret == -EOPNOTSUPP && p->mode == MODE_ZC ?
-		" (the driver has no zero-copy: use mode=auto or copy)" : "");
+		" (the driver has no zero-copy: use bind_mode=auto or copy)" :
+		"");
 	return ret;
 }
-
 
 void
 mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
@@ -459,7 +486,7 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		goto fail;
 	}
 	if (tq != NULL)
-		tq->max_descs = mbufx_xdp_tx_max_descs(rq->zc, p->sg, 1);
+		tq->max_descs = mbufx_xdp_tx_max_descs(rq->zc, rq->sg, 1);
 	XDP_LOG(INFO, "%s queue %u: %s mode, UMEM %" PRIu64 " KiB, chunk %u",
 		p->iface, key, rq->zc ? "zero-copy" : "copy",
 		(uint64_t)reg.len >> 10, reg.chunk_size);
