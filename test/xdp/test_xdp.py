@@ -716,6 +716,35 @@ def case_link_flap(env, kind='mbufx_xdp'):
         check(s['rx_pkts'] > 500, 'l3fwd received %d frames', s['rx_pkts'])
 
 
+def case_crash_restart(env):
+    """mbufx-l3fwd killed with SIGKILL (no teardown runs): its XDP program
+    must not stay behind and block the next start on the same veths, which
+    attaches and forwards; a clean stop leaves no program either, and our
+    program left attached through netlink is replaced."""
+    with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
+        r = l3fwd(env, topo, pmd, False)
+        check(topo.ping('A', HOST_B, count=2) == 2, 'ping through the first router')
+        r.stop(signal.SIGKILL)
+        trace('first router killed; XDP attached: R0 %s, R1 %s' %
+              (topo.xdp_attached('R0'), topo.xdp_attached('R1')))
+        r = l3fwd(env, topo, pmd, False)
+        check(topo.ping('A', HOST_B, count=2) == 2, 'ping after the restart')
+        finish_l3fwd(r)
+        check(not topo.xdp_attached('R0') and not topo.xdp_attached('R1'),
+              'an XDP program left after a clean stop')
+        # our program attached through netlink, as a process that attached
+        # it so and crashed leaves it: replaced at the next start
+        obj = os.path.join(env.build, 'drivers', 'net', 'mbufx_xdp', 'mbufx_xdp_kern.o')
+        for key, how in (('R0', 'xdpgeneric'), ('R1', 'xdpdrv')):
+            topo.ip('R', 'link set dev %s %s obj %s sec xdp.frags' % (topo.ifs[key], how, obj))
+        check(topo.xdp_attached('R0') and topo.xdp_attached('R1'), 'stale programs not set')
+        r = l3fwd(env, topo, pmd, False)
+        check(topo.ping('A', HOST_B, count=2) == 2, 'ping with stale programs replaced')
+        finish_l3fwd(r)
+        check('left by a net_mbufx_xdp port' in r.log(), 'no notice of the replacement:\n%s',
+              r.log()[-2000:])
+
+
 def host_routes(topo, host):
     gw, rk, net = (GW_A, 'R0', '198.18.1.0/24') if host == 'A' else (GW_B, 'R1',
                                                                       '198.18.0.0/24')
@@ -839,6 +868,7 @@ CASES = {
     'link_flap': case_link_flap,
     'stock_link_flap': case_stock_link_flap,
     'stop_start': case_stop_start,
+    'crash_restart': case_crash_restart,
     'stock_stop_start': case_stock_stop_start,
 }
 

@@ -1027,6 +1027,7 @@ probe(struct rte_vdev_device *vdev)
 	p->sg_kernel = mbufx_xdp_kernel_has_sg();
 	p->prog_fd = -1;
 	p->map_fd = -1;
+	p->link_fd = -1;
 	p->port_id = dev->data->port_id;
 	dev->data->mac_addrs = &p->mac;
 	dev->data->mtu = mtu;

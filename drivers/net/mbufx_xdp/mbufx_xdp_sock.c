@@ -134,6 +134,16 @@ mbufx_xdp_if_speed(const char *iface)
  * XDP program: load, attach, detach
  */
 
+/*
+ * The program is attached through a bpf_link: the kernel detaches it when
+ * the last descriptor of the link goes, so a process that dies without its
+ * teardown (kill -9) leaves nothing on the interface. Kernels without XDP
+ * links (before 5.9) get a netlink attach. A netlink-attached program of
+ * ours that stayed behind (a crash of such a process) is detected by name
+ * and replaced; a live link, another process's port, is never touched.
+ */
+#define PROG_NAME "mbufx_xdp_redirect"
+
 void
 mbufx_xdp_prog_detach(struct xdp_pmd *p)
 {
@@ -141,14 +151,88 @@ mbufx_xdp_prog_detach(struct xdp_pmd *p)
 
 	if (p->obj == NULL)
 		return;
-	/* only our program: XDP_FLAGS_REPLACE with old_prog_fd */
-	if (bpf_xdp_detach(p->ifindex, p->attach_flags, &opts) != 0)
+	if (p->link_fd >= 0) {
+		close(p->link_fd);
+		p->link_fd = -1;
+	} else if (bpf_xdp_detach(p->ifindex, p->attach_flags, &opts) != 0) {
+		/* only our program: XDP_FLAGS_REPLACE with old_prog_fd */
 		XDP_LOG(WARNING, "%s: cannot detach the XDP program",
 			p->iface);
+	}
 	bpf_object__close(p->obj);
 	p->obj = NULL;
 	p->prog_fd = -1;
 	p->map_fd = -1;
+}
+
+/* Attach in one mode (XDP_FLAGS_DRV_MODE or _SKB_MODE): 0 or -errno. */
+static int
+attach_mode(struct xdp_pmd *p, uint32_t mode)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = mode);
+	int fd;
+
+	p->attach_flags = mode;
+	fd = bpf_link_create(p->prog_fd, p->ifindex, BPF_XDP, &lo);
+	if (fd >= 0) {
+		p->link_fd = fd;
+		return 0;
+	}
+	if (fd != -EINVAL)
+		return fd;
+	/* no XDP links in this kernel */
+	return bpf_xdp_attach(p->ifindex, p->prog_fd,
+			      XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
+}
+
+/* Native XDP, else generic. */
+static int
+attach_any(struct xdp_pmd *p)
+{
+	int ret = attach_mode(p, XDP_FLAGS_DRV_MODE);
+
+	if (ret != 0 && ret != -EBUSY && ret != -EEXIST) {
+		XDP_LOG(INFO, "%s: native XDP refused (%s), using generic",
+			p->iface, strerror(-ret));
+		ret = attach_mode(p, XDP_FLAGS_SKB_MODE);
+	}
+	return ret;
+}
+
+/* Remove a netlink-attached program named as ours: 1 when one went. */
+static int
+stale_remove(struct xdp_pmd *p)
+{
+	static const uint32_t modes[] = { XDP_FLAGS_DRV_MODE, XDP_FLAGS_SKB_MODE };
+	struct bpf_prog_info info;
+	uint32_t len, id, i;
+	int fd, gone = 0;
+
+	for (i = 0; i < RTE_DIM(modes); i++) {
+		LIBBPF_OPTS(bpf_xdp_attach_opts, opts);
+
+		id = 0;
+		if (bpf_xdp_query_id(p->ifindex, modes[i], &id) != 0 || id == 0)
+			continue;
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
+		    strncmp(info.name, PROG_NAME, sizeof(info.name) - 1) == 0) {
+			opts.old_prog_fd = fd;
+			/* refused for a link: a live port of another process */
+			if (bpf_xdp_detach(p->ifindex, modes[i], &opts) == 0) {
+				XDP_LOG(NOTICE, "%s: removed XDP program %u "
+					"left by a net_mbufx_xdp port that did "
+					"not stop", p->iface, id);
+				gone = 1;
+			}
+		}
+		close(fd);
+	}
+	return gone;
 }
 
 int
@@ -162,6 +246,7 @@ mbufx_xdp_prog_attach(struct xdp_pmd *p)
 	uint32_t prog_id = 0;
 	int ret;
 
+	p->link_fd = -1;
 	p->obj = bpf_object__open_mem(mbufx_xdp_bpf_obj, mbufx_xdp_bpf_obj_len,
 				      &oo);
 	if (p->obj == NULL) {
@@ -171,7 +256,7 @@ mbufx_xdp_prog_attach(struct xdp_pmd *p)
 		return ret;
 	}
 	map = bpf_object__find_map_by_name(p->obj, "mbufx_xsks");
-	prog = bpf_object__find_program_by_name(p->obj, "mbufx_xdp_redirect");
+	prog = bpf_object__find_program_by_name(p->obj, PROG_NAME);
 	if (map == NULL || prog == NULL) {
 		ret = -ENOENT;
 		goto fail;
@@ -186,23 +271,15 @@ mbufx_xdp_prog_attach(struct xdp_pmd *p)
 	}
 	p->prog_fd = bpf_program__fd(prog);
 	p->map_fd = bpf_map__fd(map);
-	p->attach_flags = XDP_FLAGS_DRV_MODE;
-	ret = bpf_xdp_attach(p->ifindex, p->prog_fd,
-			     XDP_FLAGS_UPDATE_IF_NOEXIST | p->attach_flags,
-			     NULL);
-	if (ret != 0 && ret != -EBUSY && ret != -EEXIST) {
-		XDP_LOG(INFO, "%s: native XDP refused (%s), using generic",
-			p->iface, strerror(-ret));
-		p->attach_flags = XDP_FLAGS_SKB_MODE;
-		ret = bpf_xdp_attach(p->ifindex, p->prog_fd,
-				     XDP_FLAGS_UPDATE_IF_NOEXIST |
-				     p->attach_flags, NULL);
-	}
+	ret = attach_any(p);
+	if ((ret == -EBUSY || ret == -EEXIST) && stale_remove(p))
+		ret = attach_any(p);
 	if (ret != 0) {
 		bpf_xdp_query_id(p->ifindex, 0, &prog_id);
 		XDP_LOG(ERR, "%s: cannot attach the XDP program: %s%s",
 			p->iface, strerror(-ret), prog_id != 0 ?
-			" (another XDP program is attached: remove it with "
+			" (another XDP program is attached: another process's "
+			"port on this interface, or remove it with "
 			"'ip link set dev IF xdp off')" : "");
 		goto fail;
 	}
