@@ -39,7 +39,8 @@
  * frees, drained once TX_COMP_BATCH are out. Kicks: see tx_flush() (a
  * short burst may wait tx_kick_us for company while the Rx queue of the
  * pair is polled; copy mode transmits inside the kick). Refill: see
- * rx_refill() (a batch once REFILL_THRESH descriptors were taken).
+ * mbufx_xdp_rxq_restock() (a batch once MBUFX_XDP_REFILL_THRESH descriptors
+ * were taken).
  *
  * Teardown (stop, queue release, close): XSKMAP entries cleared, program
  * detached, rings unmapped before close() (else the socket lingers), then
@@ -228,150 +229,22 @@ rx_wakeup(struct xdp_rxq *rq)
 		recvfrom(rq->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 }
 
-static void tx_idle_kick(struct xdp_rxq *rq);
-
 static uint16_t
 eth_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct xdp_rxq *rq = queue;
-	const struct xdp_desc *ring = rq->rx.descs;
-	struct xdp_desc d[RX_BATCH];
-	const struct xdp_desc *src;
-	uint32_t avail, k, i, used, at;
-	uint16_t nb = 0;
+	uint16_t nb;
+	int idle;
 
-	rq->polls++;
-	avail = mbufx_xdp_cons_avail(&rq->rx);
-	if (avail == 0) {
-		/* idle: the time to restock and to send a deferred TX kick */
-		if (rq->taken >= REFILL_IDLE)
-			rx_refill(rq);
-		tx_idle_kick(rq);
+	nb = mbufx_xdp_rx_burst(&rq->core, pkts, nb_pkts, &idle);
+	if (idle)
 		rx_wakeup(rq);
-		return 0;
-	}
-	while (avail != 0 && nb < nb_pkts) {
-		k = RTE_MIN(avail, (uint32_t)RX_BATCH);
-		at = rq->rx.cached_cons & rq->rx.mask;
-		if (likely(at + k <= rq->rx.size)) {
-			/* entries up to the producer are ours until released */
-			src = &ring[at];
-		} else {
-			for (i = 0; i < k; i++)
-				d[i] = ring[(at + i) & rq->rx.mask];
-			src = d;
-		}
-		nb += mbufx_xdp_rx_convert(&rq->core, src, k, pkts + nb,
-					   nb_pkts - nb, &used);
-		if (used == 0)
-			break;	/* a frame still arriving */
-		mbufx_xdp_cons_release(&rq->rx, used);
-		rq->taken += used;
-		avail -= used;
-	}
-	if (rq->taken >= REFILL_THRESH)
-		rx_refill(rq);
 	return nb;
 }
 
 /* ------------------------------------------------------------------------
  * Transmit
  */
-
-
-void
-mbufx_xdp_tx_kick(struct xdp_txq *tq)
-{
-	unsigned int tries;
-
-	for (tries = 0; tries < 8; tries++) {
-		if ((*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0)
-			return;
-		if (sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
-		    errno != EAGAIN && errno != EBUSY && errno != ENOBUFS &&
-		    errno != EINTR) {
-			tq->core.st.kick_errors++;
-			return;
-		}
-		tq->core.st.kicks++;
-		/* copy mode sends at most 32 descriptors per call */
-		if (__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE) ==
-		    tq->core.tx.cached_prod)
-			return;
-		mbufx_xdp_tx_complete(&tq->core);
-	}
-}
-
-/*
- * Kick policy. The TX ring asks for a wakeup (always, in copy mode, where
- * the kernel transmits inside sendto(), at most TX_KICK_BATCH descriptors a
- * call); a syscall per burst costs more than the burst when bursts are a
- * packet or two. So a short burst may wait up to tx_kick_us for company,
- * but only while the paired Rx queue is being polled (its idle polls send
- * the kick when the deadline passes, tx_idle_kick()); TX_KICK_BATCH
- * descriptors pending, an expired deadline, or no Rx poll since the last
- * burst kick at once. tx_kick_us=0: every burst is kicked.
- */
-static inline void
-tx_flush(struct xdp_txq *tq)
-{
-	uint32_t pending = tq->core.tx.cached_prod -
-		__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE);
-	uint64_t polls, now;
-
-	if (pending == 0 || (*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0) {
-		__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
-		return;
-	}
-	polls = __atomic_load_n(&tq->rxq->polls, __ATOMIC_RELAXED);
-	if (tq->kick_delay != 0 && pending < TX_KICK_BATCH &&
-	    polls != tq->polls_seen) {
-		tq->polls_seen = polls;
-		now = rte_rdtsc();
-		if (tq->kick_at == 0) {
-			__atomic_store_n(&tq->kick_at, now + tq->kick_delay,
-					 __ATOMIC_RELAXED);
-			tq->core.st.kicks_deferred++;
-			return;
-		}
-		if (now < tq->kick_at) {
-			tq->core.st.kicks_deferred++;
-			return;
-		}
-	}
-	tq->polls_seen = polls;
-	__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
-	mbufx_xdp_tx_kick(tq);
-}
-
-/*
- * The paired Rx queue found nothing: send the TX queue's deferred kick if
- * its deadline passed. May run on another lcore than the TX queue: it only
- * reads the TX side and calls sendto(), which the kernel serialises; after
- * a kick (or a failed one, link down) it waits a delay before the next.
- */
-static void
-tx_idle_kick(struct xdp_rxq *rq)
-{
-	struct xdp_txq *tq = rq->pmd->txqs[rq->qid];
-	uint64_t at, now;
-
-	if (tq == NULL || tq->fd < 0)
-		return;
-	at = __atomic_load_n(&tq->kick_at, __ATOMIC_RELAXED);
-	if (likely(at == 0))
-		return;
-	now = rte_rdtsc();
-	if (now < at || now < rq->idle_kick_next)
-		return;
-	if (__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE) ==
-	    __atomic_load_n(tq->core.tx.producer, __ATOMIC_RELAXED) ||
-	    (*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0)
-		return;
-	rq->idle_kick_next = now + tq->kick_delay;
-	(void)sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
-	rq->idle_kicks++;
-}
 
 static uint16_t
 eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
@@ -382,7 +255,7 @@ eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 	n = mbufx_xdp_tx_enqueue(&tq->core, pkts, nb_pkts, tq->max_descs);
 	/* also when nothing was added: descriptors left by a failed kick
 	 * (link down) must go once the link is back */
-	tx_flush(tq);
+	mbufx_xdp_tx_flush(&tq->core);
 	return n;
 }
 
@@ -798,7 +671,7 @@ eth_stats_reset(struct rte_eth_dev *dev)
 			p->rxqs[i]->kreset = ks;
 			memset(&p->rxqs[i]->core.st, 0,
 			       sizeof(p->rxqs[i]->core.st));
-			p->rxqs[i]->idle_kicks = 0;
+			p->rxqs[i]->core.idle_kicks = 0;
 		}
 		if (p->txqs[i] != NULL)
 			memset(&p->txqs[i]->core.st, 0,
@@ -852,7 +725,7 @@ static const struct {
 	{ "tx_kicks", XS_TX, offsetof(struct mbufx_xdp_tx_stats, kicks) },
 	{ "tx_kicks_deferred", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, kicks_deferred) },
-	{ "tx_idle_kicks", XS_RXQ, offsetof(struct xdp_rxq, idle_kicks) },
+	{ "tx_idle_kicks", XS_RXQ, offsetof(struct xdp_rxq, core.idle_kicks) },
 	{ "tx_kick_errors", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, kick_errors) },
 	{ "tx_recycled_to_rx", XS_TX,

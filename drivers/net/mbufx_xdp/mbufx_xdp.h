@@ -34,10 +34,6 @@ extern int mbufx_xdp_logtype;
 #define DESC_MIN 64
 #define DESC_MAX 8192
 #define DESC_DEFAULT 1024
-#define RX_BATCH 64		/* descriptors converted per step */
-#define REFILL_THRESH 32	/* refill once this many buffers were taken */
-#define REFILL_IDLE 8		/* ... or this many, on a poll that found none */
-#define TX_KICK_BATCH 32	/* copy mode transmits this many per sendto() */
 #define TX_KICK_US_DEFAULT 16	/* deferral of a kick for a short burst */
 #define BIND_RETRY_MS 1000
 #define L2_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
@@ -49,7 +45,6 @@ struct xdp_pmd;
 
 struct xdp_rxq {
 	struct mbufx_xdp_rxq core;	/* receive core, fill ring inside */
-	struct mbufx_xdp_ring rx;
 	struct xdp_pmd *pmd;
 	int fd;				/* -1 while stopped */
 	int busy_poll;
@@ -58,10 +53,6 @@ struct xdp_rxq {
 	int set_up;			/* core initialised */
 	uint16_t qid;
 	uint32_t nb_desc;
-	uint32_t taken;			/* RX descriptors consumed since refill */
-	uint64_t polls;			/* rx_burst calls: the port is polled */
-	uint64_t idle_kicks;		/* deferred TX kicks issued from here */
-	uint64_t idle_kick_next;	/* TSC: no idle kick before */
 	struct xdp_statistics kbase;	/* kernel counters of closed sockets */
 	struct xdp_statistics kreset;	/* kernel counters at stats reset */
 };
@@ -70,9 +61,6 @@ struct xdp_txq {
 	struct mbufx_xdp_txq core;	/* transmit core, TX and completion rings */
 	struct xdp_rxq *rxq;		/* pair: its socket */
 	struct xdp_pmd *pmd;
-	uint64_t kick_at;		/* TSC deadline of a deferred kick, 0: none */
-	uint64_t kick_delay;		/* TSC cycles a short burst may wait */
-	uint64_t polls_seen;		/* rxq->polls at the previous burst */
 	int fd;
 	int socket;			/* NUMA socket of the queue */
 	uint16_t qid;
@@ -101,24 +89,6 @@ struct xdp_pmd {
 	struct xdp_txq *txqs[MAX_QUEUES];
 };
 
-/*
- * Refill once REFILL_THRESH buffers were taken from the RX ring: every RX
- * descriptor freed a fill slot, so the count says when a batch is worth
- * posting without reading the kernel's fill consumer (a cache line the
- * kernel writes) on every burst. Buffers the kernel takes without
- * completing them (frames it dropped) come back through later descriptors,
- * so the count never overstates the room; a pool that ran dry leaves the
- * unfilled slots counted, to be retried.
- */
-static inline void
-rx_refill(struct xdp_rxq *rq)
-{
-	struct mbufx_xdp_ring *f = &rq->core.fill;
-
-	mbufx_xdp_rxq_refill(&rq->core);
-	rq->taken = f->size - (f->cached_prod - f->cached_cons);
-}
-
 /* Interface control (ioctl on a throw-away socket). */
 int mbufx_xdp_if_ioctl(const char *iface, unsigned long req, struct ifreq *ifr);
 int mbufx_xdp_if_get_mtu(const char *iface, uint16_t *mtu);
@@ -146,7 +116,5 @@ int mbufx_xdp_kernel_has_sg(void);
 /* Kernel counters of a queue since the last reset (live + closed). */
 void mbufx_xdp_kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks);
 
-/* Kick the kernel into transmitting what the TX ring holds (mbufx_xdp.c). */
-void mbufx_xdp_tx_kick(struct xdp_txq *tq);
 
 #endif /* MBUFX_XDP_H */

@@ -35,6 +35,7 @@
 #include <rte_memory.h>
 
 #include "mbufx_xdp_rx.h"
+#include "mbufx_xdp_tx.h"
 
 RTE_LOG_REGISTER(mbufx_xdp_rx_logtype, pmd.net.mbufx_xdp.rx, NOTICE);
 #define RXQ_LOG(level, fmt, ...) \
@@ -516,5 +517,61 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		q->st.bytes += total;
 	}
 	*used = i;
+	return nb;
+}
+
+void
+mbufx_xdp_rxq_restock(struct mbufx_xdp_rxq *q)
+{
+	struct mbufx_xdp_ring *f = &q->fill;
+
+	mbufx_xdp_rxq_refill(q);
+	q->taken = f->size - (f->cached_prod - f->cached_cons);
+}
+
+uint16_t
+mbufx_xdp_rx_burst(struct mbufx_xdp_rxq *q, struct rte_mbuf **pkts,
+		   uint16_t nb_pkts, int *idle)
+{
+	const struct xdp_desc *ring = q->rxr.descs;
+	struct xdp_desc d[MBUFX_XDP_RX_BATCH];
+	const struct xdp_desc *src;
+	uint32_t avail, k, i, used, at;
+	uint16_t nb = 0;
+
+	q->polls++;
+	avail = mbufx_xdp_cons_avail(&q->rxr);
+	if (avail == 0) {
+		/* idle: the time to restock and to send a deferred TX kick */
+		if (q->taken >= MBUFX_XDP_REFILL_IDLE)
+			mbufx_xdp_rxq_restock(q);
+		if (q->pair != NULL)
+			mbufx_xdp_tx_poll(q->pair, &q->idle_kick_next,
+					  &q->idle_kicks);
+		*idle = 1;
+		return 0;
+	}
+	*idle = 0;
+	while (avail != 0 && nb < nb_pkts) {
+		k = RTE_MIN(avail, (uint32_t)MBUFX_XDP_RX_BATCH);
+		at = q->rxr.cached_cons & q->rxr.mask;
+		if (likely(at + k <= q->rxr.size)) {
+			/* entries up to the producer are ours until released */
+			src = &ring[at];
+		} else {
+			for (i = 0; i < k; i++)
+				d[i] = ring[(at + i) & q->rxr.mask];
+			src = d;
+		}
+		nb += mbufx_xdp_rx_convert(q, src, k, pkts + nb, nb_pkts - nb,
+					   &used);
+		if (used == 0)
+			break;	/* a frame still arriving */
+		mbufx_xdp_cons_release(&q->rxr, used);
+		q->taken += used;
+		avail -= used;
+	}
+	if (q->taken >= MBUFX_XDP_REFILL_THRESH)
+		mbufx_xdp_rxq_restock(q);
 	return nb;
 }

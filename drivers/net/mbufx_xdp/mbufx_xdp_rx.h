@@ -51,6 +51,12 @@
 /* Bitmap granule: mbuf objects are cache-line aligned. */
 #define MBUFX_XDP_GRANULE_SHIFT 6
 
+/* Receive loop policy: descriptors converted per step, and refill once
+ * this many buffers were taken (REFILL_IDLE: on a poll that found none). */
+#define MBUFX_XDP_RX_BATCH 64
+#define MBUFX_XDP_REFILL_THRESH 32
+#define MBUFX_XDP_REFILL_IDLE 8
+
 /* Most TX completions a queue parks for its fill ring (power of two). */
 #define MBUFX_XDP_RECYCLE_MAX 256
 
@@ -69,6 +75,8 @@ struct mbufx_xdp_rx_stats {
 	uint64_t refill_recycled; /* TX completions posted without the pool */
 	uint64_t nombuf;	/* fill-ring slots left empty: pool dry */
 };
+
+struct mbufx_xdp_txq;
 
 struct mbufx_xdp_rxq {
 	struct mbufx_rx *rx;	/* late attach on the pool */
@@ -90,6 +98,12 @@ struct mbufx_xdp_rxq {
 	uint32_t spare_max;
 	struct rte_ring *recycle; /* TX completions -> fill ring */
 	struct mbufx_xdp_ring fill; /* where refill posts */
+	struct mbufx_xdp_ring rxr;  /* RX ring: where the kernel delivers */
+	uint32_t taken;		/* RX descriptors consumed since refill */
+	uint64_t polls;		/* rx_burst calls: the queue is polled */
+	struct mbufx_xdp_txq *pair; /* Tx queue whose deferred kick polls send */
+	uint64_t idle_kicks;	/* deferred TX kicks issued from here */
+	uint64_t idle_kick_next; /* TSC: no kick from here before */
 	struct mbufx_xdp_rx_stats st;
 };
 
@@ -125,6 +139,27 @@ uint32_t mbufx_xdp_rxq_refill(struct mbufx_xdp_rxq *q);
 uint16_t mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q,
 		const struct xdp_desc *d, uint32_t n, struct rte_mbuf **pkts,
 		uint16_t nb_pkts, uint32_t *used);
+
+/*
+ * Refill once MBUFX_XDP_REFILL_THRESH buffers were taken from the RX ring:
+ * every RX descriptor freed a fill slot, so the count says when a batch is
+ * worth posting without reading the kernel's fill consumer (a cache line the
+ * kernel writes) on every burst. Buffers the kernel takes without completing
+ * them (frames it dropped) come back through later descriptors, so the count
+ * never overstates the room; a pool that ran dry leaves the unfilled slots
+ * counted, to be retried.
+ */
+void mbufx_xdp_rxq_restock(struct mbufx_xdp_rxq *q);
+
+/*
+ * The receive loop: up to nb_pkts frames from q->rxr (entries read in place,
+ * copied when they wrap), refill by the thresholds above. A poll that finds
+ * the ring empty restocks from REFILL_IDLE and sets *idle (the caller's
+ * cue to wake the kernel), and any poll sends the paired Tx queue's
+ * deferred kick when due (mbufx_xdp_tx_poll()).
+ */
+uint16_t mbufx_xdp_rx_burst(struct mbufx_xdp_rxq *q, struct rte_mbuf **pkts,
+		uint16_t nb_pkts, int *idle);
 
 /* Offset of a handle's buffer in the UMEM. */
 static inline uint64_t

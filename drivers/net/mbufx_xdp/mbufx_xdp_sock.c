@@ -440,10 +440,11 @@ mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	if (rq->fd < 0)
 		return;
 	/* a short burst still waiting for its kick goes out first */
-	if (tq != NULL && tq->fd >= 0 && tq->kick_at != 0) {
-		tq->kick_at = 0;
-		mbufx_xdp_tx_kick(tq);
+	if (tq != NULL && tq->fd >= 0 && tq->core.kick_at != 0) {
+		tq->core.kick_at = 0;
+		mbufx_xdp_tx_kick(&tq->core);
 	}
+	rq->core.pair = NULL;
 	if (p->map_fd >= 0)
 		bpf_map_delete_elem(p->map_fd, &key);
 	if (getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &ks, &len) == 0) {
@@ -456,12 +457,13 @@ mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		rq->kbase.tx_ring_empty_descs += ks.tx_ring_empty_descs;
 	}
 	/* unmap first: a mapped ring keeps the socket alive after close() */
-	ring_unmap(&rq->rx);
+	ring_unmap(&rq->core.rxr);
 	ring_unmap(&rq->core.fill);
 	if (tq != NULL) {
 		mbufx_xdp_txq_release(&tq->core);
 		ring_unmap(&tq->core.tx);
 		ring_unmap(&tq->core.cq);
+		tq->core.wake = NULL;
 		tq->fd = -1;
 	}
 	close(rq->fd);
@@ -469,6 +471,15 @@ mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	mbufx_xdp_rxq_release(&rq->core);
 }
 
+
+/* The transmit core's wakeup: copy mode transmits inside this call. */
+static int
+tx_wake(void *ctx)
+{
+	const struct xdp_txq *tq = ctx;
+
+	return sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 ? -errno : 0;
+}
 
 int
 mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
@@ -518,7 +529,7 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		ret = ring_map(fd, &rq->core.fill, &off.fr, rq->nb_desc,
 			       sizeof(uint64_t), XDP_UMEM_PGOFF_FILL_RING);
 	if (ret == 0)
-		ret = ring_map(fd, &rq->rx, &off.rx, rq->nb_desc,
+		ret = ring_map(fd, &rq->core.rxr, &off.rx, rq->nb_desc,
 			       sizeof(struct xdp_desc), XDP_PGOFF_RX_RING);
 	if (ret == 0 && tq != NULL)
 		ret = ring_map(fd, &tq->core.tx, &off.tx, tq->nb_desc,
@@ -534,12 +545,15 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	}
 	if (tq != NULL) {
 		tq->fd = fd;
-		tq->kick_at = 0;
-		tq->polls_seen = 0;
-		tq->kick_delay = (uint64_t)p->tx_kick_us * rte_get_tsc_hz() /
-				 1000000;
+		tq->core.kick_at = 0;
+		tq->core.polls_seen = 0;
+		tq->core.kick_delay = (uint64_t)p->tx_kick_us *
+				      rte_get_tsc_hz() / 1000000;
+		tq->core.wake = tx_wake;
+		tq->core.wake_ctx = tq;
+		rq->core.pair = &tq->core;
 	}
-	rq->idle_kick_next = 0;
+	rq->core.idle_kick_next = 0;
 	rq->busy_poll = 0;
 	if (p->busy_budget != 0) {
 		if (sock_opt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1) == 0 &&
@@ -552,7 +566,7 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 				p->iface);
 	}
 	/* stock the fill ring before the first frame can arrive */
-	rx_refill(rq);
+	mbufx_xdp_rxq_restock(&rq->core);
 	ret = sock_bind(p, rq, fd);
 	if (ret != 0)
 		goto fail;

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
@@ -343,4 +344,80 @@ mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts,
 		__atomic_store_n(tq->tx.producer, tq->tx.cached_prod,
 				 __ATOMIC_RELEASE);
 	return i;
+}
+
+void
+mbufx_xdp_tx_kick(struct mbufx_xdp_txq *tq)
+{
+	unsigned int tries;
+	int ret;
+
+	for (tries = 0; tries < 8; tries++) {
+		if (tq->wake == NULL ||
+		    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
+			return;
+		ret = tq->wake(tq->wake_ctx);
+		if (ret < 0 && ret != -EAGAIN && ret != -EBUSY &&
+		    ret != -ENOBUFS && ret != -EINTR) {
+			tq->st.kick_errors++;
+			return;
+		}
+		tq->st.kicks++;
+		/* copy mode sends at most 32 descriptors per call */
+		if (__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE) ==
+		    tq->tx.cached_prod)
+			return;
+		mbufx_xdp_tx_complete(tq);
+	}
+}
+
+void
+mbufx_xdp_tx_flush(struct mbufx_xdp_txq *tq)
+{
+	uint32_t pending = mbufx_xdp_tx_pending(tq);
+	uint64_t polls, now;
+
+	if (pending == 0 || (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0) {
+		__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	polls = __atomic_load_n(&tq->rxq->polls, __ATOMIC_RELAXED);
+	if (tq->kick_delay != 0 && pending < MBUFX_XDP_TX_KICK_BATCH &&
+	    polls != tq->polls_seen) {
+		tq->polls_seen = polls;
+		now = rte_rdtsc();
+		if (tq->kick_at == 0) {
+			__atomic_store_n(&tq->kick_at, now + tq->kick_delay,
+					 __ATOMIC_RELAXED);
+			tq->st.kicks_deferred++;
+			return;
+		}
+		if (now < tq->kick_at) {
+			tq->st.kicks_deferred++;
+			return;
+		}
+	}
+	tq->polls_seen = polls;
+	__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
+	mbufx_xdp_tx_kick(tq);
+}
+
+void
+mbufx_xdp_tx_poll(struct mbufx_xdp_txq *tq, uint64_t *next, uint64_t *kicks)
+{
+	uint64_t at, now;
+
+	at = __atomic_load_n(&tq->kick_at, __ATOMIC_RELAXED);
+	if (likely(at == 0) || tq->wake == NULL)
+		return;
+	now = rte_rdtsc();
+	if (now < at || now < *next)
+		return;
+	if (__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE) ==
+	    __atomic_load_n(tq->tx.producer, __ATOMIC_RELAXED) ||
+	    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
+		return;
+	*next = now + tq->kick_delay;
+	(void)tq->wake(tq->wake_ctx);
+	(*kicks)++;
 }

@@ -58,6 +58,12 @@ struct mbufx_xdp_txq {
 	uint32_t nb_desc;
 	uint32_t nb_inflight;	/* descriptors not completed (lost ones too) */
 	uint32_t comp_at;	/* tx.cached_prod at the last completion drain */
+	/* kick policy (mbufx_xdp_tx_flush()) */
+	int (*wake)(void *ctx);	/* kick the kernel: 0 or -errno; NULL: closed */
+	void *wake_ctx;
+	uint64_t kick_at;	/* TSC deadline of a deferred kick, 0: none */
+	uint64_t kick_delay;	/* TSC cycles a short burst may wait */
+	uint64_t polls_seen;	/* rxq->polls at the previous burst */
 	struct mbufx_xdp_tx_stats st;
 };
 
@@ -91,6 +97,34 @@ void mbufx_xdp_tx_complete(struct mbufx_xdp_txq *q);
  */
 uint16_t mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *q,
 		struct rte_mbuf **pkts, uint16_t nb_pkts, uint32_t max_descs);
+
+/* Kicks and waits for at most TX_KICK_BATCH descriptors per wakeup. */
+#define MBUFX_XDP_TX_KICK_BATCH 32
+
+/*
+ * Kick policy, after a burst. The TX ring asks for a wakeup (always, in
+ * copy mode, where the kernel transmits inside the wakeup, at most
+ * MBUFX_XDP_TX_KICK_BATCH descriptors a call); a syscall per burst costs
+ * more than the burst when bursts are a packet or two. So a short burst
+ * may wait kick_delay for company, but only while the paired Rx queue is
+ * being polled (its polls send the kick when the deadline passes,
+ * mbufx_xdp_tx_poll()); MBUFX_XDP_TX_KICK_BATCH descriptors pending, an
+ * expired deadline, or no Rx poll since the last burst kick at once.
+ * kick_delay 0: every burst is kicked.
+ */
+void mbufx_xdp_tx_flush(struct mbufx_xdp_txq *q);
+
+/* Wake the kernel until it consumed the TX ring (at most 8 tries). */
+void mbufx_xdp_tx_kick(struct mbufx_xdp_txq *q);
+
+/*
+ * From the paired Rx queue's poll: send the deferred kick if its deadline
+ * passed. May run on another lcore than the Tx queue: it only reads the Tx
+ * side and wakes the kernel (which serialises wakeups); after a kick it
+ * waits kick_delay (*next, the Rx side's) before the next. *kicks counts.
+ */
+void mbufx_xdp_tx_poll(struct mbufx_xdp_txq *q, uint64_t *next,
+		uint64_t *kicks);
 
 /* TX descriptors the kernel has not consumed yet. */
 static inline uint32_t
