@@ -17,6 +17,9 @@
  *   buffers come back at teardown;
  * - a zero-copy device's segment limit is honoured: no frame goes out with
  *   more descriptors than the limit (the device would drop it silently);
+ * - a short burst's deferred kick goes out once its deadline passed, from
+ *   the paired Rx queue's polls even while that queue is never empty (one-
+ *   way overload), and a kick the kernel did not act on is tried again;
  * - a malformed mbuf (pkt_len not the sum of its data_len) is dropped and
  *   counted, never spins nor goes out;
  * - after teardown every buffer is back in its pool;
@@ -379,6 +382,104 @@ test_bind_plan(void)
 	return 0;
 }
 
+/* The kernel's wakeup: copy mode transmits inside it (up to 32), unless
+ * told it is busy. */
+static int wakes;
+static int wake_busy;
+
+static int
+fake_wake(void *ctx)
+{
+	wakes++;
+	if (wake_busy)
+		return -EAGAIN;
+	fk_tx_consume(ctx, MBUFX_XDP_TX_KICK_BATCH);
+	return 0;
+}
+
+/* One poll of the Rx queue of the pair, never empty (one-way overload). */
+static int
+busy_poll(struct mbufx_xdp_rxq *rq)
+{
+	struct rte_mbuf *pkts[32];
+	uint16_t nb;
+	int idle;
+
+	CHECK(fk_rx_deliver(rq, 60, 7) == 0, "deliver");
+	nb = mbufx_xdp_rx_burst(rq, pkts, RTE_DIM(pkts), &idle);
+	CHECK(nb >= 1 && !idle, "rx burst: %u, idle %d", nb, idle);
+	rte_pktmbuf_free_bulk(pkts, nb);
+	return 0;
+}
+
+static int
+test_kick(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	  struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[32];
+	int i, ret = -1;
+
+	if (fk_rx_init(rqp, RING) != 0)
+		return -1;
+	rqp->pair = tqp;
+	tqp->wake = fake_wake;
+	tqp->wake_ctx = &fk;
+	tqp->kick_delay = rte_get_tsc_hz() / 1000000 * 16;	/* 16 us */
+	tqp->kick_retry = tqp->kick_delay;
+	wakes = 0;
+	wake_busy = 0;
+	if (busy_poll(rqp) != 0)
+		goto out;
+	/* one frame: its kick waits for company */
+	pkts[0] = frame(src, 100, 1, 1);
+	if (mbufx_xdp_tx_enqueue(tqp, pkts, 1, max_descs(0, 0)) != 1)
+		goto out;
+	mbufx_xdp_tx_flush(tqp);
+	if (wakes != 0 || tqp->st.kicks_deferred != 1) {
+		printf("FAIL %s: a single frame kicked at once\n", __func__);
+		failures++;
+		goto out;
+	}
+	rte_delay_us_block(200);	/* past the deadline */
+	for (i = 0; i < 4; i++)
+		if (busy_poll(rqp) != 0)
+			goto out;
+	if (fk.nb_frames != 1) {
+		printf("FAIL %s: the deferred kick was not sent while the Rx "
+		       "queue is busy (%d wakeups)\n", __func__, wakes);
+		failures++;
+		goto out;
+	}
+	/* 32 frames kick at once; the kernel is busy and the kick gives up */
+	for (i = 0; i < 32; i++)
+		pkts[i] = frame(src, 100, 1, (uint8_t)(2 + i));
+	wake_busy = 1;
+	if (mbufx_xdp_tx_enqueue(tqp, pkts, 32, max_descs(0, 0)) != 32)
+		goto out;
+	mbufx_xdp_tx_flush(tqp);
+	wake_busy = 0;
+	rte_delay_us_block(200);
+	for (i = 0; i < 4; i++)
+		if (busy_poll(rqp) != 0)
+			goto out;
+	if (fk.nb_frames != 33) {
+		printf("FAIL %s: a kick that gave up was not tried again "
+		       "(%u frames sent)\n", __func__, fk.nb_frames);
+		failures++;
+		goto out;
+	}
+	if (frame_check(0, 100, 1) != 0 || frame_check(32, 100, 33) != 0)
+		goto out;
+	ret = 0;
+out:
+	fk_tx_complete_all(&fk, 0);
+	mbufx_xdp_tx_complete(tqp);
+	rqp->pair = NULL;
+	mbufx_xdp_rxq_release(rqp);
+	fk_rx_fini(rqp);
+	return ret;
+}
+
 typedef int (*test_fn)(struct mbufx_xdp_rxq *, struct mbufx_xdp_txq *,
 		       struct rte_mempool *, struct rte_mempool *);
 
@@ -423,6 +524,7 @@ main(int argc, char **argv)
 	run("missing", test_missing, mp, src);
 	run("seg_limit", test_seg_limit, mp, src);
 	run("malformed", test_malformed, mp, src);
+	run("kick", test_kick, mp, src);
 	rte_mempool_free(mp);
 	rte_mempool_free(src);
 	rte_eal_cleanup();

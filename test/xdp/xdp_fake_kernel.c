@@ -35,6 +35,45 @@ fk_rx_write(struct mbufx_xdp_rxq *q, uint64_t fill, uint32_t len,
 }
 
 int
+fk_rx_init(struct mbufx_xdp_rxq *q, uint32_t size)
+{
+	int ret;
+
+	ret = mbufx_xdp_ring_mem_init(&q->fill, size, sizeof(uint64_t));
+	if (ret == 0)
+		ret = mbufx_xdp_ring_mem_init(&q->rxr, size,
+					      sizeof(struct xdp_desc));
+	if (ret == 0)
+		mbufx_xdp_rxq_restock(q);
+	return ret;
+}
+
+void
+fk_rx_fini(struct mbufx_xdp_rxq *q)
+{
+	mbufx_xdp_ring_mem_fini(&q->fill);
+	mbufx_xdp_ring_mem_fini(&q->rxr);
+}
+
+int
+fk_rx_deliver(struct mbufx_xdp_rxq *q, uint32_t len, uint8_t seed)
+{
+	struct mbufx_xdp_ring *r = &q->rxr;
+	uint32_t p = *r->producer;
+	uint64_t fill;
+
+	if (p - __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE) >= r->size)
+		return -ENOSPC;
+	fill = fk_fill_take(q);
+	if (fill == UINT64_MAX)
+		return -ENOENT;
+	((struct xdp_desc *)r->descs)[p & r->mask] =
+		fk_rx_write(q, fill, len, 0, seed);
+	__atomic_store_n(r->producer, p + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
 fk_tx_init(struct fk_tx *k, struct mbufx_xdp_txq *q, uint32_t size)
 {
 	int ret;
@@ -44,6 +83,9 @@ fk_tx_init(struct fk_tx *k, struct mbufx_xdp_txq *q, uint32_t size)
 	ret = mbufx_xdp_ring_mem_init(&q->tx, size, sizeof(struct xdp_desc));
 	if (ret == 0)
 		ret = mbufx_xdp_ring_mem_init(&q->cq, size, sizeof(uint64_t));
+	/* copy mode: the TX ring always asks for a wakeup */
+	if (ret == 0)
+		*q->tx.flags = XDP_RING_NEED_WAKEUP;
 	return ret;
 }
 

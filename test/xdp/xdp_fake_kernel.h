@@ -36,6 +36,15 @@ uint64_t fk_fill_take(struct mbufx_xdp_rxq *q);
 struct xdp_desc fk_rx_write(struct mbufx_xdp_rxq *q, uint64_t fill,
 		uint32_t len, uint32_t opts, uint8_t seed);
 
+/* Fill and RX rings of size entries in plain memory for q, the fill ring
+ * stocked: 0 or a negative errno. */
+int fk_rx_init(struct mbufx_xdp_rxq *q, uint32_t size);
+void fk_rx_fini(struct mbufx_xdp_rxq *q);
+
+/* Deliver a one-descriptor frame of len bytes on q's RX ring, as the
+ * kernel does: 0, -ENOENT (fill ring empty) or -ENOSPC (RX ring full). */
+int fk_rx_deliver(struct mbufx_xdp_rxq *q, uint32_t len, uint8_t seed);
+
 /* ---- transmit ---- */
 
 #define FK_FRAMES 512		/* frames kept for checking */

@@ -671,7 +671,7 @@ eth_stats_reset(struct rte_eth_dev *dev)
 			p->rxqs[i]->kreset = ks;
 			memset(&p->rxqs[i]->core.st, 0,
 			       sizeof(p->rxqs[i]->core.st));
-			p->rxqs[i]->core.idle_kicks = 0;
+			p->rxqs[i]->core.rx_kicks = 0;
 		}
 		if (p->txqs[i] != NULL)
 			memset(&p->txqs[i]->core.st, 0,
@@ -725,7 +725,9 @@ static const struct {
 	{ "tx_kicks", XS_TX, offsetof(struct mbufx_xdp_tx_stats, kicks) },
 	{ "tx_kicks_deferred", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, kicks_deferred) },
-	{ "tx_idle_kicks", XS_RXQ, offsetof(struct xdp_rxq, core.idle_kicks) },
+	{ "tx_kicks_from_rx", XS_RXQ, offsetof(struct xdp_rxq, core.rx_kicks) },
+	{ "tx_kicks_retried", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, kicks_retried) },
 	{ "tx_kick_errors", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, kick_errors) },
 	{ "tx_recycled_to_rx", XS_TX,

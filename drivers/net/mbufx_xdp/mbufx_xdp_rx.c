@@ -540,14 +540,14 @@ mbufx_xdp_rx_burst(struct mbufx_xdp_rxq *q, struct rte_mbuf **pkts,
 	uint16_t nb = 0;
 
 	q->polls++;
+	/* busy or idle: under one-way overload this queue is never empty */
+	if (q->pair != NULL)
+		mbufx_xdp_tx_poll(q->pair, &q->kick_next, &q->rx_kicks);
 	avail = mbufx_xdp_cons_avail(&q->rxr);
 	if (avail == 0) {
-		/* idle: the time to restock and to send a deferred TX kick */
+		/* idle: the time to restock */
 		if (q->taken >= MBUFX_XDP_REFILL_IDLE)
 			mbufx_xdp_rxq_restock(q);
-		if (q->pair != NULL)
-			mbufx_xdp_tx_poll(q->pair, &q->idle_kick_next,
-					  &q->idle_kicks);
 		*idle = 1;
 		return 0;
 	}

@@ -102,8 +102,8 @@ struct mbufx_xdp_rxq {
 	uint32_t taken;		/* RX descriptors consumed since refill */
 	uint64_t polls;		/* rx_burst calls: the queue is polled */
 	struct mbufx_xdp_txq *pair; /* Tx queue whose deferred kick polls send */
-	uint64_t idle_kicks;	/* deferred TX kicks issued from here */
-	uint64_t idle_kick_next; /* TSC: no kick from here before */
+	uint64_t rx_kicks;	/* deferred TX kicks issued from here */
+	uint64_t kick_next;	/* TSC: no kick from here before */
 	struct mbufx_xdp_rx_stats st;
 };
 
@@ -155,8 +155,10 @@ void mbufx_xdp_rxq_restock(struct mbufx_xdp_rxq *q);
  * The receive loop: up to nb_pkts frames from q->rxr (entries read in place,
  * copied when they wrap), refill by the thresholds above. A poll that finds
  * the ring empty restocks from REFILL_IDLE and sets *idle (the caller's
- * cue to wake the kernel), and any poll sends the paired Tx queue's
- * deferred kick when due (mbufx_xdp_tx_poll()).
+ * cue to wake the kernel). Every poll, busy or idle, sends the paired Tx
+ * queue's deferred kick when due (mbufx_xdp_tx_poll()): the kick of a
+ * short burst waits at most kick_delay while this queue is polled, also
+ * when it is never empty.
  */
 uint16_t mbufx_xdp_rx_burst(struct mbufx_xdp_rxq *q, struct rte_mbuf **pkts,
 		uint16_t nb_pkts, int *idle);

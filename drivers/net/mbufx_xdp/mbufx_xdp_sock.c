@@ -549,11 +549,13 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		tq->core.polls_seen = 0;
 		tq->core.kick_delay = (uint64_t)p->tx_kick_us *
 				      rte_get_tsc_hz() / 1000000;
+		tq->core.kick_retry = RTE_MAX(tq->core.kick_delay,
+					      rte_get_tsc_hz() / 50000);
 		tq->core.wake = tx_wake;
 		tq->core.wake_ctx = tq;
 		rq->core.pair = &tq->core;
 	}
-	rq->core.idle_kick_next = 0;
+	rq->core.kick_next = 0;
 	rq->busy_poll = 0;
 	if (p->busy_budget != 0) {
 		if (sock_opt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1) == 0 &&

@@ -346,6 +346,14 @@ mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts,
 	return i;
 }
 
+/* Try a kick again from the Rx polls or the next burst after delay. */
+static inline void
+kick_later(struct mbufx_xdp_txq *tq, uint64_t delay)
+{
+	__atomic_store_n(&tq->kick_at, rte_rdtsc() + delay, __ATOMIC_RELAXED);
+	tq->st.kicks_retried++;
+}
+
 void
 mbufx_xdp_tx_kick(struct mbufx_xdp_txq *tq)
 {
@@ -359,7 +367,9 @@ mbufx_xdp_tx_kick(struct mbufx_xdp_txq *tq)
 		ret = tq->wake(tq->wake_ctx);
 		if (ret < 0 && ret != -EAGAIN && ret != -EBUSY &&
 		    ret != -ENOBUFS && ret != -EINTR) {
+			/* link down: the descriptors go once it is back */
 			tq->st.kick_errors++;
+			kick_later(tq, tq->kick_retry * 50);
 			return;
 		}
 		tq->st.kicks++;
@@ -369,6 +379,8 @@ mbufx_xdp_tx_kick(struct mbufx_xdp_txq *tq)
 			return;
 		mbufx_xdp_tx_complete(tq);
 	}
+	/* the kernel is busy: never leave descriptors without a deadline */
+	kick_later(tq, tq->kick_retry);
 }
 
 void
@@ -417,7 +429,7 @@ mbufx_xdp_tx_poll(struct mbufx_xdp_txq *tq, uint64_t *next, uint64_t *kicks)
 	    __atomic_load_n(tq->tx.producer, __ATOMIC_RELAXED) ||
 	    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
 		return;
-	*next = now + tq->kick_delay;
+	*next = now + tq->kick_retry;
 	(void)tq->wake(tq->wake_ctx);
 	(*kicks)++;
 }

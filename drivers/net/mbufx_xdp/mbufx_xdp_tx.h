@@ -44,6 +44,7 @@ struct mbufx_xdp_tx_stats {
 	uint64_t kicks;
 	uint64_t kicks_deferred;	/* bursts whose kick waited for more */
 	uint64_t kick_errors;
+	uint64_t kicks_retried;	/* kicks the kernel did not finish: tried again */
 	uint64_t recycled;	/* completions handed to the Rx recycle ring */
 	uint64_t to_pool;	/* completions put to the pool */
 	uint64_t comp_unknown;	/* completion address naming no buffer in flight */
@@ -63,6 +64,7 @@ struct mbufx_xdp_txq {
 	void *wake_ctx;
 	uint64_t kick_at;	/* TSC deadline of a deferred kick, 0: none */
 	uint64_t kick_delay;	/* TSC cycles a short burst may wait */
+	uint64_t kick_retry;	/* TSC cycles before a kick is tried again */
 	uint64_t polls_seen;	/* rxq->polls at the previous burst */
 	struct mbufx_xdp_tx_stats st;
 };
@@ -114,14 +116,16 @@ uint16_t mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *q,
  */
 void mbufx_xdp_tx_flush(struct mbufx_xdp_txq *q);
 
-/* Wake the kernel until it consumed the TX ring (at most 8 tries). */
+/* Wake the kernel until it consumed the TX ring, at most 8 tries; what is
+ * left gets a deadline (kick_retry, 50 times that after an error such as
+ * a link down), so the Rx polls or the next burst try again. */
 void mbufx_xdp_tx_kick(struct mbufx_xdp_txq *q);
 
 /*
  * From the paired Rx queue's poll: send the deferred kick if its deadline
  * passed. May run on another lcore than the Tx queue: it only reads the Tx
  * side and wakes the kernel (which serialises wakeups); after a kick it
- * waits kick_delay (*next, the Rx side's) before the next. *kicks counts.
+ * waits kick_retry (*next, the Rx side's) before the next. *kicks counts.
  */
 void mbufx_xdp_tx_poll(struct mbufx_xdp_txq *q, uint64_t *next,
 		uint64_t *kicks);
