@@ -20,6 +20,9 @@
  * - a short burst's deferred kick goes out once its deadline passed, from
  *   the paired Rx queue's polls even while that queue is never empty (one-
  *   way overload), and a kick the kernel did not act on is tried again;
+ * - zero-copy teardown: after the socket's close, no buffer the device
+ *   may still write (posted) or read (TX in flight) goes back to the pool
+ *   before the kernel has released the queue; copy mode gives all back;
  * - a malformed mbuf (pkt_len not the sum of its data_len) is dropped and
  *   counted, never spins nor goes out;
  * - after teardown every buffer is back in its pool;
@@ -480,6 +483,65 @@ out:
 	return ret;
 }
 
+static int
+test_teardown(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	      struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[8];
+	unsigned int a0, a, posted, i;
+	int ret = -1;
+
+	if (fk_rx_init(rqp, RING) != 0)
+		return -1;
+	posted = (unsigned int)rqp->nb_posted;
+	for (i = 0; i < 8; i++)
+		pkts[i] = frame(mp, 200, 1, (uint8_t)i);
+	if (mbufx_xdp_tx_enqueue(tqp, pkts, 8, max_descs(1, 1)) != 8)
+		goto out;
+	fk_tx_consume(&fk, RING);
+	for (i = 0; i < 3; i++)
+		fk_tx_complete_at(&fk, 0);
+	mbufx_xdp_tx_complete(tqp);	/* 3 done, 5 still the device's */
+	a0 = rte_mempool_avail_count(mp);
+	mbufx_xdp_qpair_closed(rqp, tqp, 1);
+	a = rte_mempool_avail_count(mp);
+	if (a != a0 + 3 || !rqp->held) {
+		printf("FAIL %s: zero-copy close gave back %u buffers (3 "
+		       "completed; %u posted and 5 in flight must wait for the "
+		       "kernel's release)\n", __func__, a - a0, posted);
+		failures++;
+		goto out;
+	}
+	mbufx_xdp_qpair_released(rqp, tqp);
+	a = rte_mempool_avail_count(mp);
+	if (a != a0 + 3 + 5 + posted || rqp->held) {
+		printf("FAIL %s: %u of %u held buffers back after the release\n",
+		       __func__, a - a0 - 3, 5 + posted);
+		failures++;
+		goto out;
+	}
+	/* copy mode: everything back at close */
+	mbufx_xdp_rxq_restock(rqp);
+	for (i = 0; i < 8; i++)
+		pkts[i] = frame(mp, 200, 1, (uint8_t)i);
+	if (mbufx_xdp_tx_enqueue(tqp, pkts, 8, max_descs(0, 0)) != 8)
+		goto out;
+	fk_tx_consume(&fk, RING);
+	mbufx_xdp_qpair_closed(rqp, tqp, 0);
+	if (rte_mempool_avail_count(mp) != NB_MBUF || rqp->held) {
+		printf("FAIL %s: copy-mode close: %u of %u back\n", __func__,
+		       rte_mempool_avail_count(mp), NB_MBUF);
+		failures++;
+		goto out;
+	}
+	ret = 0;
+out:
+	fk.nb_owed = 0;
+	mbufx_xdp_qpair_released(rqp, tqp);
+	fk_rx_fini(rqp);
+	return ret;
+}
+
 typedef int (*test_fn)(struct mbufx_xdp_rxq *, struct mbufx_xdp_txq *,
 		       struct rte_mempool *, struct rte_mempool *);
 
@@ -525,6 +587,7 @@ main(int argc, char **argv)
 	run("seg_limit", test_seg_limit, mp, src);
 	run("malformed", test_malformed, mp, src);
 	run("kick", test_kick, mp, src);
+	run("teardown", test_teardown, mp, src);
 	rte_mempool_free(mp);
 	rte_mempool_free(src);
 	rte_eal_cleanup();

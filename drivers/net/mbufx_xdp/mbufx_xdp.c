@@ -351,6 +351,28 @@ desc_count(uint16_t n)
 				       (uint32_t)DESC_MIN));
 }
 
+/*
+ * Held zero-copy buffers (mbufx_xdp_qpair_closed()) come back once the
+ * kernel released the queue; if it does not within the wait, they stay out
+ * of the pool for good rather than be reused under the device's DMA.
+ * Returns whether the pair is still held.
+ */
+static int
+hold_end(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
+{
+	if (rq == NULL || !rq->core.held)
+		return 0;
+	if (mbufx_xdp_queue_released(p, rq->qid) == 0) {
+		mbufx_xdp_qpair_released(&rq->core,
+					 tq != NULL ? &tq->core : NULL);
+		return 0;
+	}
+	XDP_LOG(ERR, "%s queue %u: the kernel still holds the zero-copy "
+		"queue: %" PRIu64 " buffers stay out of pool %s", p->iface,
+		p->start_queue + rq->qid, rq->core.nb_posted, rq->core.mp->name);
+	return 1;
+}
+
 static void
 rxq_free(struct xdp_pmd *p, uint16_t qid)
 {
@@ -363,8 +385,11 @@ rxq_free(struct xdp_pmd *p, uint16_t qid)
 	mbufx_xdp_sock_close(p, rq, tq);
 	if (tq != NULL) {
 		/* its transmit core lives on this UMEM */
-		mbufx_xdp_txq_release(&tq->core);
+		if (!hold_end(p, rq, tq))
+			mbufx_xdp_txq_release(&tq->core);
 		mbufx_xdp_txq_fini(&tq->core);
+	} else {
+		hold_end(p, rq, NULL);
 	}
 	if (rq->set_up)
 		mbufx_xdp_rxq_fini(&rq->core);
@@ -381,7 +406,8 @@ txq_free(struct xdp_pmd *p, uint16_t qid)
 		return;
 	if (p->rxqs[qid] != NULL)
 		mbufx_xdp_sock_close(p, p->rxqs[qid], tq);
-	mbufx_xdp_txq_release(&tq->core);
+	if (!hold_end(p, p->rxqs[qid], tq))
+		mbufx_xdp_txq_release(&tq->core);
 	mbufx_xdp_txq_fini(&tq->core);
 	rte_free(tq);
 	p->txqs[qid] = NULL;

@@ -110,6 +110,10 @@ int mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq,
 void mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq,
 		struct xdp_txq *tq);
 
+/* Wait (up to a second) for the kernel to release queue qid after a
+ * zero-copy socket's close: 0, or -EBUSY while a pool is still there. */
+int mbufx_xdp_queue_released(struct xdp_pmd *p, uint16_t qid);
+
 /* Whether the kernel knows XDP_USE_SG (probe time, no device needed). */
 int mbufx_xdp_kernel_has_sg(void);
 

@@ -232,10 +232,28 @@ put_handles(struct mbufx_xdp_rxq *q, void **h, unsigned int n)
 }
 
 void
+mbufx_xdp_rxq_release_spare(struct mbufx_xdp_rxq *q)
+{
+	void *h[MBUFX_RX_BULK_MAX];
+	unsigned int k;
+
+	if (q->rx == NULL)
+		return;
+	put_handles(q, q->spare, q->nb_spare);
+	q->nb_spare = 0;
+	/* recycled TX buffers were never posted: straight to the pool */
+	while (q->recycle != NULL &&
+	       (k = rte_ring_sc_dequeue_burst(q->recycle, h, RTE_DIM(h),
+					      NULL)) != 0)
+		rte_mempool_put_bulk(q->mp, h, k);
+	q->contd_skip = 0;
+}
+
+void
 mbufx_xdp_rxq_release(struct mbufx_xdp_rxq *q)
 {
 	void *h[MBUFX_RX_BULK_MAX];
-	unsigned int n = 0, k;
+	unsigned int n = 0;
 	uint64_t w, word, bit;
 
 	if (q->rx == NULL)
@@ -256,20 +274,18 @@ mbufx_xdp_rxq_release(struct mbufx_xdp_rxq *q)
 	}
 	put_handles(q, h, n);
 	q->nb_posted = 0;
-	put_handles(q, q->spare, q->nb_spare);
-	q->nb_spare = 0;
-	/* recycled TX buffers were never posted: straight to the pool */
-	while (q->recycle != NULL &&
-	       (k = rte_ring_sc_dequeue_burst(q->recycle, h, RTE_DIM(h),
-					      NULL)) != 0)
-		rte_mempool_put_bulk(q->mp, h, k);
-	q->contd_skip = 0;
+	q->held = 0;
+	mbufx_xdp_rxq_release_spare(q);
 }
 
 void
 mbufx_xdp_rxq_fini(struct mbufx_xdp_rxq *q)
 {
-	mbufx_xdp_rxq_release(q);
+	/* held buffers the kernel may still reach stay out of the pool */
+	if (q->held)
+		mbufx_xdp_rxq_release_spare(q);
+	else
+		mbufx_xdp_rxq_release(q);
 	rte_ring_free(q->recycle);
 	rte_free(q->spare);
 	rte_free(q->posted);

@@ -90,6 +90,8 @@ struct mbufx_xdp_rxq {
 	uint16_t queue;
 	int scatter;		/* deliver chains (RTE_ETH_RX_OFFLOAD_SCATTER) */
 	uint32_t contd_skip;	/* dropping the rest of an over-long frame */
+	int held;		/* posted buffers held: zero-copy socket closed,
+				 * its release by the kernel not yet seen */
 	uint64_t *posted;	/* bitmap, one bit per 64 bytes of UMEM */
 	uint64_t nb_bits;
 	uint64_t nb_posted;	/* bits set */
@@ -115,12 +117,18 @@ int mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
 		uint16_t port, uint16_t queue, uint32_t nb_desc, int socket);
 
 /* Give every buffer back (posted, spare, recycle ring) and free what init
- * allocated. The fill ring must no longer be in the kernel's hands. */
+ * allocated. The fill ring must no longer be in the kernel's hands; posted
+ * buffers of a queue still held (mbufx_xdp_qpair_closed()) are left out of
+ * the pool for good. */
 void mbufx_xdp_rxq_fini(struct mbufx_xdp_rxq *q);
 
 /* Give back every posted, spare and recycled buffer (the kernel no longer
  * owns any: socket closed), keeping the queue usable. */
 void mbufx_xdp_rxq_release(struct mbufx_xdp_rxq *q);
+
+/* Give back the buffers the kernel returned (spare stash, recycle ring),
+ * not the posted ones. */
+void mbufx_xdp_rxq_release_spare(struct mbufx_xdp_rxq *q);
 
 /* Post buffers to q->fill until it is full or the pool is dry (spare stash
  * first, then the recycle ring, then the pool). Returns buffers posted. */

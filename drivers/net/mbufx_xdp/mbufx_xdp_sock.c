@@ -460,7 +460,6 @@ mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	ring_unmap(&rq->core.rxr);
 	ring_unmap(&rq->core.fill);
 	if (tq != NULL) {
-		mbufx_xdp_txq_release(&tq->core);
 		ring_unmap(&tq->core.tx);
 		ring_unmap(&tq->core.cq);
 		tq->core.wake = NULL;
@@ -468,7 +467,50 @@ mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	}
 	close(rq->fd);
 	rq->fd = -1;
-	mbufx_xdp_rxq_release(&rq->core);
+	/* zero-copy: held until the kernel's deferred release */
+	mbufx_xdp_qpair_closed(&rq->core, tq != NULL ? &tq->core : NULL,
+			       rq->zc);
+}
+
+int
+mbufx_xdp_queue_released(struct xdp_pmd *p, uint16_t qid)
+{
+	/* a throw-away socket with a two-chunk UMEM binds in copy mode only
+	 * once no pool is registered on the queue (xp_assign_dev()) */
+	struct sockaddr_xdp sa = {
+		.sxdp_family = AF_XDP,
+		.sxdp_ifindex = (uint32_t)p->ifindex,
+		.sxdp_queue_id = p->start_queue + qid,
+		.sxdp_flags = XDP_COPY,
+	};
+	struct xdp_umem_reg reg = { .len = 8192, .chunk_size = 4096 };
+	void *mem;
+	int fd, ret;
+
+	mem = mmap(NULL, reg.len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED)
+		return -errno;
+	reg.addr = (uintptr_t)mem;
+	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	ret = fd < 0 ? -errno : 0;
+	if (ret == 0 &&
+	    setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof(reg)) != 0)
+		ret = -errno;
+	if (ret == 0)
+		ret = sock_opt(fd, SOL_XDP, XDP_UMEM_FILL_RING, 2);
+	if (ret == 0)
+		ret = sock_opt(fd, SOL_XDP, XDP_UMEM_COMPLETION_RING, 2);
+	if (ret == 0)
+		ret = sock_opt(fd, SOL_XDP, XDP_RX_RING, 2);
+	if (ret == 0)
+		ret = bind_retry(fd, &sa);
+	if (fd >= 0)
+		close(fd);
+	munmap(mem, reg.len);
+	/* anything but a busy queue: no pool of ours left there (a device
+	 * that went away cleared it) */
+	return ret == -EBUSY ? -EBUSY : 0;
 }
 
 
@@ -567,11 +609,15 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 			XDP_LOG(INFO, "%s: busy polling unavailable, ignored",
 				p->iface);
 	}
-	/* stock the fill ring before the first frame can arrive */
-	mbufx_xdp_rxq_restock(&rq->core);
+	rq->zc = 0;
 	ret = sock_bind(p, rq, fd);
 	if (ret != 0)
 		goto fail;
+	/* the bind proves the kernel released the queue's previous pool: it
+	 * refuses (EBUSY) while one is registered there */
+	mbufx_xdp_qpair_released(&rq->core, tq != NULL ? &tq->core : NULL);
+	/* stock the fill ring before the XSKMAP sends the first frame */
+	mbufx_xdp_rxq_restock(&rq->core);
 	if (bpf_map_update_elem(p->map_fd, &key, &fd, 0) != 0) {
 		ret = -errno;
 		XDP_LOG(ERR, "%s: XSKMAP update for queue %u: %s", p->iface,

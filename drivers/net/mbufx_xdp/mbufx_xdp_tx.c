@@ -433,3 +433,28 @@ mbufx_xdp_tx_poll(struct mbufx_xdp_txq *tq, uint64_t *next, uint64_t *kicks)
 	(void)tq->wake(tq->wake_ctx);
 	(*kicks)++;
 }
+
+void
+mbufx_xdp_qpair_closed(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
+		       int zc)
+{
+	if (zc || rq->held) {
+		/* the device's until the kernel's deferred release */
+		mbufx_xdp_rxq_release_spare(rq);
+		rq->held = 1;
+		return;
+	}
+	if (tq != NULL)
+		mbufx_xdp_txq_release(tq);
+	mbufx_xdp_rxq_release(rq);
+}
+
+void
+mbufx_xdp_qpair_released(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq)
+{
+	if (!rq->held)
+		return;
+	if (tq != NULL)
+		mbufx_xdp_txq_release(tq);
+	mbufx_xdp_rxq_release(rq);
+}
