@@ -293,21 +293,49 @@ rxq_sg(const struct xdp_pmd *p, const struct xdp_rxq *rq)
 	return rq->fd >= 0 ? rq->sg : p->sg_kernel;
 }
 
+/*
+ * Descriptors per frame of a queue (rq NULL: before any pool): its bind's
+ * when bound, else what a bind will likely give: zero-copy keeps to the
+ * device's limit (xdp_zc_max_segs) when the device has zero-copy and the
+ * bind mode allows it.
+ */
+static uint32_t
+frame_descs(const struct xdp_pmd *p, const struct xdp_rxq *rq)
+{
+	int zc, sg;
+
+	if (rq != NULL && rq->fd >= 0) {
+		zc = rq->zc;
+		sg = rq->sg;
+	} else {
+		zc = p->mode != MODE_COPY &&
+			(p->caps.features & XDP_ACT_XSK_ZEROCOPY) != 0;
+		sg = p->sg_kernel;
+	}
+	return mbufx_xdp_tx_max_descs(zc, sg, p->caps.zc_max_segs);
+}
+
 static uint32_t
 max_rx_frame(const struct rte_eth_dev *dev)
 {
 	const struct xdp_pmd *p = dev->data->dev_private;
-	uint32_t m = UINT32_MAX;
+	const struct xdp_rxq *rq;
+	uint32_t m = UINT32_MAX, frag;
 	uint16_t i;
 
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		if (p->rxqs[i] != NULL && p->rxqs[i]->set_up)
-			m = RTE_MIN(m, mbufx_xdp_rxq_max_frame(&p->rxqs[i]->core,
-							       rxq_sg(p, p->rxqs[i])));
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		rq = p->rxqs[i];
+		if (rq == NULL || !rq->set_up)
+			continue;
+		/* a frame arrives in at most frame_descs() descriptors */
+		frag = mbufx_xdp_rxq_max_frame(&rq->core, 0);
+		m = RTE_MIN(m, RTE_MIN(mbufx_xdp_rxq_max_frame(&rq->core,
+							       rxq_sg(p, rq)),
+				       frag * frame_descs(p, rq)));
+	}
 	if (m == UINT32_MAX)	/* no pool yet: the smallest one accepted */
-		m = p->sg_kernel ? (MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM) *
-			MBUFX_XDP_MAX_FRAGS :
-			MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM;
+		m = (MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM) *
+			frame_descs(p, NULL);
 	return m;
 }
 
@@ -332,8 +360,9 @@ eth_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->rx_desc_lim.nb_min = DESC_MIN;
 	info->rx_desc_lim.nb_align = DESC_MIN;
 	info->tx_desc_lim = info->rx_desc_lim;
-	info->tx_desc_lim.nb_seg_max = MBUFX_XDP_MAX_FRAGS;
-	info->tx_desc_lim.nb_mtu_seg_max = MBUFX_XDP_MAX_FRAGS;
+	/* longer chains are copied into fewer descriptors when they fit */
+	info->tx_desc_lim.nb_seg_max = (uint16_t)frame_descs(p, p->rxqs[0]);
+	info->tx_desc_lim.nb_mtu_seg_max = info->tx_desc_lim.nb_seg_max;
 	info->default_rxportconf.ring_size = DESC_DEFAULT;
 	info->default_txportconf.ring_size = DESC_DEFAULT;
 	info->default_rxportconf.nb_queues = 1;
@@ -919,6 +948,12 @@ probe(struct rte_vdev_device *vdev)
 	memcpy(tmp.mac.addr_bytes, ifr.ifr_hwaddr.sa_data,
 	       RTE_ETHER_ADDR_LEN);
 	mbufx_xdp_if_get_mtu(tmp.iface, &mtu);
+	if (mbufx_xdp_dev_caps(tmp.ifindex, &tmp.caps) == 0)
+		XDP_LOG(INFO, "%s: %s: XDP features %#" PRIx64 ", zero-copy %s, "
+			"%u descriptors per zero-copy frame", name, tmp.iface,
+			tmp.caps.features,
+			(tmp.caps.features & XDP_ACT_XSK_ZEROCOPY) != 0 ?
+			"yes" : "no", tmp.caps.zc_max_segs);
 
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
 	if (dev == NULL)

@@ -40,6 +40,14 @@ extern int mbufx_xdp_logtype;
 
 extern const char * const mbufx_xdp_mode_names[MODE_ZC + 1];
 
+/* What the kernel says of a device's XDP (netlink "netdev" family). */
+#define XDP_ACT_XSK_ZEROCOPY (1u << 3)	/* NETDEV_XDP_ACT_XSK_ZEROCOPY */
+struct xdp_dev_caps {
+	int known;		/* the kernel answered (Linux 6.3 and later) */
+	uint64_t features;	/* NETDEV_XDP_ACT_* */
+	uint32_t zc_max_segs;	/* descriptors per zero-copy frame, 0: unknown */
+};
+
 struct bpf_object;
 struct xdp_pmd;
 
@@ -77,6 +85,7 @@ struct xdp_pmd {
 	uint32_t busy_budget;
 	uint32_t tx_kick_us;		/* 0: kick every burst */
 	int sg_kernel;			/* the kernel knows XDP_USE_SG */
+	struct xdp_dev_caps caps;	/* the device's, at probe */
 	uint16_t mtu;			/* at dev_start: what the binds must receive */
 	uint16_t port_id;
 	struct rte_ether_addr mac;
@@ -113,6 +122,8 @@ void mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq,
 /* Wait (up to a second) for the kernel to release queue qid after a
  * zero-copy socket's close: 0, or -EBUSY while a pool is still there. */
 int mbufx_xdp_queue_released(struct xdp_pmd *p, uint16_t qid);
+
+int mbufx_xdp_dev_caps(int ifindex, struct xdp_dev_caps *c);
 
 /* Whether the kernel knows XDP_USE_SG (probe time, no device needed). */
 int mbufx_xdp_kernel_has_sg(void);

@@ -23,8 +23,10 @@
 #include <unistd.h>
 
 #include <linux/ethtool.h>
+#include <linux/genetlink.h>
 #include <linux/if_link.h>
 #include <linux/if_xdp.h>
+#include <linux/netlink.h>
 #include <linux/sockios.h>
 
 #include <bpf/bpf.h>
@@ -349,6 +351,127 @@ bind_retry(int fd, struct sockaddr_xdp *sa)
 	}
 }
 
+/*
+ * The device's XDP capabilities from the kernel's "netdev" generic netlink
+ * family (Linux 6.3; xdp_zc_max_segs 6.6), by hand: libbpf 1.1's
+ * bpf_xdp_query() has neither. Attribute numbers of uapi linux/netdev.h.
+ */
+#define NETDEV_CMD_DEV_GET 1
+#define NETDEV_A_DEV_IFINDEX 1
+#define NETDEV_A_DEV_XDP_FEATURES 3
+#define NETDEV_A_DEV_XDP_ZC_MAX_SEGS 4
+
+struct nl_req {
+	struct nlmsghdr nh;
+	struct genlmsghdr gh;
+	char attrs[64];
+};
+
+static void
+nl_attr(struct nl_req *r, uint16_t type, const void *v, uint16_t len)
+{
+	struct nlattr *a = RTE_PTR_ADD(r, NLMSG_ALIGN(r->nh.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = (uint16_t)(NLA_HDRLEN + len);
+	memcpy(RTE_PTR_ADD(a, NLA_HDRLEN), v, len);
+	r->nh.nlmsg_len = NLMSG_ALIGN(r->nh.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+/* One request, one answer: calls fn on each attribute of the answer. */
+static int
+nl_ask(int fd, struct nl_req *r, void (*fn)(const struct nlattr *, void *),
+       void *arg)
+{
+	char buf[4096];
+	const struct nlmsghdr *nh = (const void *)buf;
+	const struct nlattr *a;
+	ssize_t n;
+	int left;
+
+	if (send(fd, r, r->nh.nlmsg_len, 0) < 0)
+		return -errno;
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < (ssize_t)NLMSG_HDRLEN)
+		return n < 0 ? -errno : -EIO;
+	if (nh->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(nh);
+
+		return e->error != 0 ? e->error : -ENOENT;
+	}
+	if (!NLMSG_OK(nh, (unsigned int)n))
+		return -EIO;
+	a = RTE_PTR_ADD(NLMSG_DATA(nh), GENL_HDRLEN);
+	left = (int)nh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	while (left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	       a->nla_len <= left) {
+		fn(a, arg);
+		left -= NLA_ALIGN(a->nla_len);
+		a = RTE_PTR_ADD(a, NLA_ALIGN(a->nla_len));
+	}
+	return 0;
+}
+
+static void
+family_attr(const struct nlattr *a, void *arg)
+{
+	if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID)
+		memcpy(arg, RTE_PTR_ADD(a, NLA_HDRLEN), sizeof(uint16_t));
+}
+
+static void
+dev_attr(const struct nlattr *a, void *arg)
+{
+	struct xdp_dev_caps *c = arg;
+	const void *v = RTE_PTR_ADD(a, NLA_HDRLEN);
+
+	switch (a->nla_type & NLA_TYPE_MASK) {
+	case NETDEV_A_DEV_XDP_FEATURES:
+		memcpy(&c->features, v, sizeof(c->features));
+		c->known = 1;
+		break;
+	case NETDEV_A_DEV_XDP_ZC_MAX_SEGS:
+		memcpy(&c->zc_max_segs, v, sizeof(c->zc_max_segs));
+		break;
+	}
+}
+
+int
+mbufx_xdp_dev_caps(int ifindex, struct xdp_dev_caps *c)
+{
+	struct nl_req r;
+	uint16_t family = 0;
+	uint32_t idx = (uint32_t)ifindex;
+	int fd, ret;
+
+	memset(c, 0, sizeof(*c));
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0)
+		return -errno;
+	memset(&r, 0, sizeof(r));
+	r.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r.nh.nlmsg_type = GENL_ID_CTRL;
+	r.nh.nlmsg_flags = NLM_F_REQUEST;
+	r.gh.cmd = CTRL_CMD_GETFAMILY;
+	r.gh.version = 1;
+	nl_attr(&r, CTRL_ATTR_FAMILY_NAME, "netdev", sizeof("netdev"));
+	ret = nl_ask(fd, &r, family_attr, &family);
+	if (ret == 0 && family == 0)
+		ret = -ENOENT;
+	if (ret == 0) {
+		memset(&r, 0, sizeof(r));
+		r.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+		r.nh.nlmsg_type = family;
+		r.nh.nlmsg_flags = NLM_F_REQUEST;
+		r.gh.cmd = NETDEV_CMD_DEV_GET;
+		r.gh.version = 1;
+		nl_attr(&r, NETDEV_A_DEV_IFINDEX, &idx, sizeof(idx));
+		ret = nl_ask(fd, &r, dev_attr, c);
+	}
+	close(fd);
+	return ret;
+}
+
 int
 mbufx_xdp_kernel_has_sg(void)
 {
@@ -392,7 +515,10 @@ sock_bind(struct xdp_pmd *p, struct xdp_rxq *rq, int fd)
 	unsigned int i, n;
 	int ret = -EOPNOTSUPP;
 
-	n = mbufx_xdp_bind_plan(p->mode, need_sg, p->sg_kernel, plan);
+	/* a device the kernel says has no zero-copy: copy binds only */
+	n = mbufx_xdp_bind_plan(p->mode == MODE_AUTO && p->caps.known &&
+				(p->caps.features & XDP_ACT_XSK_ZEROCOPY) == 0 ?
+				MODE_COPY : p->mode, need_sg, p->sg_kernel, plan);
 	if (n == 0) {
 		XDP_LOG(ERR, "%s queue %u: MTU %u needs multi-buffer "
 			"(XDP_USE_SG, Linux 6.6 or later), which this kernel "
@@ -625,7 +751,8 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		goto fail;
 	}
 	if (tq != NULL)
-		tq->max_descs = mbufx_xdp_tx_max_descs(rq->zc, rq->sg, 1);
+		tq->max_descs = mbufx_xdp_tx_max_descs(rq->zc, rq->sg,
+						       p->caps.zc_max_segs);
 	XDP_LOG(INFO, "%s queue %u: %s mode, UMEM %" PRIu64 " KiB, chunk %u",
 		p->iface, key, rq->zc ? "zero-copy" : "copy",
 		(uint64_t)reg.len >> 10, reg.chunk_size);
