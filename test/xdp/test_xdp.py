@@ -534,7 +534,8 @@ def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
 
 
 def case_bad_args(env):
-    """Bad parameters (interface, queues, mode): a clear error, no port, no leak."""
+    """Bad parameters (interface, queues, modes, DPDK's names): a clear error, no port,
+    no leak."""
     with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
         r0 = topo.ifs['R0']
         dies_cleanly(env, topo, pmd, 'start_queue=0', ['iface'], 'no iface')
@@ -545,9 +546,21 @@ def case_bad_args(env):
         dies_cleanly(env, topo, pmd, 'iface=%s,queue_count=3' % r0, ['queue'],
                      'queue_count beyond the veth queues')
         dies_cleanly(env, topo, pmd, 'iface=%s,mode=bogus' % r0, ['mode'], 'bad mode')
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=hw' % r0, ['mode'], 'offload attach mode')
+        dies_cleanly(env, topo, pmd, 'iface=%s,bind_mode=bogus' % r0, ['bind_mode'],
+                     'bad bind mode')
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=copy,bind_mode=copy' % r0,
+                     ['bind_mode only'], 'mode and bind_mode both')
+        dies_cleanly(env, topo, pmd, 'iface=%s,force_copy=1,bind_mode=zc' % r0,
+                     ['force_copy'], 'force_copy with bind_mode=zc')
+        dies_cleanly(env, topo, pmd, 'iface=%s,shared_umem=1' % r0, ['shared_umem'],
+                     'shared_umem=1')
         dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'], 'unknown parameter')
         # the veth offers copy mode only: zero-copy must be refused, not faked
-        dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['mode zc', 'zero-copy'],
+        # (mode=zc: the former name of bind_mode, still accepted)
+        dies_cleanly(env, topo, pmd, 'iface=%s,bind_mode=zc' % r0, ['mode zc', 'zero-copy'],
+                     'bind_mode=zc on veth')
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['deprecated', 'zero-copy'],
                      'mode=zc on veth')
         check(not topo.xdp_attached('R0'), 'an XDP program is left on %s', r0)
 
@@ -727,8 +740,12 @@ def case_crash_restart(env):
         r.stop(signal.SIGKILL)
         trace('first router killed; XDP attached: R0 %s, R1 %s' %
               (topo.xdp_attached('R0'), topo.xdp_attached('R1')))
-        r = l3fwd(env, topo, pmd, False)
+        # DPDK's net_af_xdp names, same meaning: generic XDP, copy binds
+        r = l3fwd(env, topo, pmd, False, vdev_kw={'mode': 'skb', 'force_copy': 1,
+                                                  'shared_umem': 0, 'busy_budget': 0})
         check(topo.ping('A', HOST_B, count=2) == 2, 'ping after the restart')
+        check('xdpgeneric' in topo.ip('R', '-d link show dev %s' % topo.ifs['R0']),
+              'mode=skb did not attach generic XDP')
         finish_l3fwd(r)
         check(not topo.xdp_attached('R0') and not topo.xdp_attached('R1'),
               'an XDP program left after a clean stop')

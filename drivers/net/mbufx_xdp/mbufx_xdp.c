@@ -86,12 +86,25 @@
 
 RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 
+/*
+ * Devargs. Where DPDK's net_af_xdp has the same meaning, the same name:
+ * iface, start_queue, queue_count, shared_umem, busy_budget, force_copy,
+ * and mode=drv|skb (the XDP attach mode). Ours: bind_mode=auto|copy|zc (how
+ * the socket binds), tx_kick_us. mode=auto|copy|zc, the former name of
+ * bind_mode, is still accepted (its values do not overlap DPDK's).
+ */
 #define ARG_IFACE "iface"
 #define ARG_START_QUEUE "start_queue"
 #define ARG_QUEUE_COUNT "queue_count"
-#define ARG_MODE "mode"
+#define ARG_SHARED_UMEM "shared_umem"
 #define ARG_BUSY_BUDGET "busy_budget"
+#define ARG_FORCE_COPY "force_copy"
+#define ARG_MODE "mode"
+#define ARG_BIND_MODE "bind_mode"
 #define ARG_TX_KICK_US "tx_kick_us"
+#define ARGS_HELP "iface=IF, start_queue=N, queue_count=N, shared_umem=0, " \
+	"busy_budget=N, force_copy=0|1, mode=drv|skb, " \
+	"bind_mode=auto|copy|zc, tx_kick_us=N"
 
 const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
 	[MODE_AUTO] = "auto", [MODE_COPY] = "copy", [MODE_ZC] = "zc",
@@ -102,8 +115,18 @@ const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
  */
 
 static const char * const valid_args[] = {
-	ARG_IFACE, ARG_START_QUEUE, ARG_QUEUE_COUNT, ARG_MODE,
-	ARG_BUSY_BUDGET, ARG_TX_KICK_US, NULL
+	ARG_IFACE, ARG_START_QUEUE, ARG_QUEUE_COUNT, ARG_SHARED_UMEM,
+	ARG_BUSY_BUDGET, ARG_FORCE_COPY, ARG_MODE, ARG_BIND_MODE,
+	ARG_TX_KICK_US, NULL
+};
+
+/* What parse_args() collects before it settles the port's fields. */
+struct xdp_args {
+	int bind_mode;		/* enum xdp_mode, -1: not given */
+	int legacy_mode;	/* mode=auto|copy|zc, -1: not given */
+	uint32_t attach;	/* mode=drv|skb: XDP_FLAGS_*_MODE, 0: either */
+	uint32_t force_copy;
+	uint32_t shared_umem;
 };
 
 static int
@@ -134,35 +157,110 @@ arg_u32(const char *key __rte_unused, const char *v, void *opaque)
 }
 
 static int
-arg_mode(const char *key __rte_unused, const char *v, void *opaque)
+bind_mode_of(const char *v)
 {
 	unsigned int i;
 
 	for (i = 0; v != NULL && i < RTE_DIM(mbufx_xdp_mode_names); i++)
-		if (strcmp(v, mbufx_xdp_mode_names[i]) == 0) {
-			*(enum xdp_mode *)opaque = (enum xdp_mode)i;
-			return 0;
+		if (strcmp(v, mbufx_xdp_mode_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+arg_bind_mode(const char *key __rte_unused, const char *v, void *opaque)
+{
+	int m = bind_mode_of(v);
+
+	if (m < 0)
+		return -EINVAL;
+	((struct xdp_args *)opaque)->bind_mode = m;
+	return 0;
+}
+
+/* DPDK's mode=drv|skb, or our former mode=auto|copy|zc. */
+static int
+arg_mode(const char *key __rte_unused, const char *v, void *opaque)
+{
+	struct xdp_args *a = opaque;
+	int m = bind_mode_of(v);
+
+	if (m >= 0)
+		a->legacy_mode = m;
+	else if (v != NULL && strcmp(v, "drv") == 0)
+		a->attach = XDP_FLAGS_DRV_MODE;
+	else if (v != NULL && strcmp(v, "skb") == 0)
+		a->attach = XDP_FLAGS_SKB_MODE;
+	else
+		return -EINVAL;	/* hw (offload) cannot redirect to sockets */
+	return 0;
+}
+
+/* After the table: settle bind mode, attach mode and DPDK's switches. */
+static int
+args_settle(const char *name, const struct xdp_args *a, struct xdp_pmd *p)
+{
+	if (a->bind_mode >= 0 && a->legacy_mode >= 0) {
+		XDP_LOG(ERR, "%s: mode=%s and bind_mode=%s: give bind_mode "
+			"only", name, mbufx_xdp_mode_names[a->legacy_mode],
+			mbufx_xdp_mode_names[a->bind_mode]);
+		return -EINVAL;
+	}
+	p->mode = MODE_AUTO;
+	if (a->bind_mode >= 0)
+		p->mode = (enum xdp_mode)a->bind_mode;
+	if (a->legacy_mode >= 0) {
+		XDP_LOG(WARNING, "%s: mode=%s is deprecated, use bind_mode=%s "
+			"(mode= is the XDP attach mode, drv|skb, as in DPDK's "
+			"net_af_xdp)", name, mbufx_xdp_mode_names[a->legacy_mode],
+			mbufx_xdp_mode_names[a->legacy_mode]);
+		p->mode = (enum xdp_mode)a->legacy_mode;
+	}
+	if (a->force_copy > 1 || a->shared_umem > 1) {
+		XDP_LOG(ERR, "%s: force_copy and shared_umem take 0 or 1", name);
+		return -EINVAL;
+	}
+	if (a->force_copy == 1) {
+		if (p->mode == MODE_ZC) {
+			XDP_LOG(ERR, "%s: force_copy=1 with bind_mode=zc", name);
+			return -EINVAL;
 		}
-	return -EINVAL;
+		p->mode = MODE_COPY;
+	}
+	if (a->shared_umem == 1) {
+		XDP_LOG(ERR, "%s: shared_umem=1 is not supported: each queue "
+			"registers its pool's memory as its own UMEM (use "
+			"shared_umem=0)", name);
+		return -ENOTSUP;
+	}
+	p->attach = a->attach;
+	return 0;
 }
 
 static int
 parse_args(const char *name, const char *params, struct xdp_pmd *p)
 {
+	struct xdp_args a = { .bind_mode = -1, .legacy_mode = -1 };
 	static const struct {
 		const char *key;
 		arg_handler_t fn;
+		int in_args;	/* off is into struct xdp_args, not xdp_pmd */
 		size_t off;
 	} tab[] = {
-		{ ARG_IFACE, arg_iface, offsetof(struct xdp_pmd, iface) },
-		{ ARG_START_QUEUE, arg_u32,
+		{ ARG_IFACE, arg_iface, 0, offsetof(struct xdp_pmd, iface) },
+		{ ARG_START_QUEUE, arg_u32, 0,
 		  offsetof(struct xdp_pmd, start_queue) },
-		{ ARG_QUEUE_COUNT, arg_u32,
+		{ ARG_QUEUE_COUNT, arg_u32, 0,
 		  offsetof(struct xdp_pmd, queue_count) },
-		{ ARG_MODE, arg_mode, offsetof(struct xdp_pmd, mode) },
-		{ ARG_BUSY_BUDGET, arg_u32,
+		{ ARG_SHARED_UMEM, arg_u32, 1,
+		  offsetof(struct xdp_args, shared_umem) },
+		{ ARG_BUSY_BUDGET, arg_u32, 0,
 		  offsetof(struct xdp_pmd, busy_budget) },
-		{ ARG_TX_KICK_US, arg_u32,
+		{ ARG_FORCE_COPY, arg_u32, 1,
+		  offsetof(struct xdp_args, force_copy) },
+		{ ARG_MODE, arg_mode, 1, 0 },
+		{ ARG_BIND_MODE, arg_bind_mode, 1, 0 },
+		{ ARG_TX_KICK_US, arg_u32, 0,
 		  offsetof(struct xdp_pmd, tx_kick_us) },
 	};
 	struct rte_kvargs *kv;
@@ -171,12 +269,10 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 
 	p->queue_count = 1;
 	p->tx_kick_us = TX_KICK_US_DEFAULT;
-	p->mode = MODE_AUTO;
 	kv = rte_kvargs_parse(params == NULL ? "" : params, valid_args);
 	if (kv == NULL) {
-		XDP_LOG(ERR, "%s: bad arguments '%s' (valid: iface=IF, "
-			"start_queue=N, queue_count=N, mode=auto|copy|zc, "
-			"busy_budget=N, tx_kick_us=N)", name, params);
+		XDP_LOG(ERR, "%s: bad arguments '%s' (valid: " ARGS_HELP ")",
+			name, params);
 		return -EINVAL;
 	}
 	for (i = 0; i < RTE_DIM(tab); i++) {
@@ -186,7 +282,8 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 			break;
 		}
 		if (rte_kvargs_process(kv, tab[i].key, tab[i].fn,
-				       RTE_PTR_ADD(p, tab[i].off)) != 0) {
+				       RTE_PTR_ADD(tab[i].in_args ? (void *)&a :
+						   (void *)p, tab[i].off)) != 0) {
 			XDP_LOG(ERR, "%s: bad value for %s", name,
 				tab[i].key);
 			ret = -EINVAL;
@@ -194,6 +291,8 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 		}
 	}
 	rte_kvargs_free(kv);
+	if (ret == 0)
+		ret = args_settle(name, &a, p);
 	if (ret != 0)
 		return ret;
 	if (p->iface[0] == '\0') {
@@ -972,7 +1071,8 @@ probe(struct rte_vdev_device *vdev)
 	dev->rx_pkt_burst = eth_rx_burst;
 	dev->tx_pkt_burst = eth_tx_burst;
 	rte_eth_dev_probing_finish(dev);
-	XDP_LOG(INFO, "%s: port %u on %s (ifindex %d), queues %u..%u, mode %s",
+	XDP_LOG(INFO, "%s: port %u on %s (ifindex %d), queues %u..%u, "
+		"bind_mode %s",
 		name, p->port_id, p->iface, p->ifindex, p->start_queue,
 		p->start_queue + p->queue_count - 1, mbufx_xdp_mode_names[p->mode]);
 	return 0;
@@ -1000,6 +1100,9 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mbufx_xdp,
 	"iface=<string> "
 	"start_queue=<int> "
 	"queue_count=<int> "
-	"mode=<auto|copy|zc> "
+	"shared_umem=<0> "
 	"busy_budget=<int> "
+	"force_copy=<0|1> "
+	"mode=<drv|skb> "
+	"bind_mode=<auto|copy|zc> "
 	"tx_kick_us=<int>");

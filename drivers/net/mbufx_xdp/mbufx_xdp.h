@@ -93,6 +93,7 @@ struct xdp_pmd {
 	int prog_fd;
 	int map_fd;
 	int link_fd;			/* bpf_link of the attach, -1: netlink */
+	uint32_t attach;		/* mode=drv|skb asked, 0: native, else generic */
 	uint32_t attach_flags;		/* XDP_FLAGS_*_MODE in use */
 	struct xdp_rxq *rxqs[MAX_QUEUES];
 	struct xdp_txq *txqs[MAX_QUEUES];

@@ -191,8 +191,11 @@ attach_mode(struct xdp_pmd *p, uint32_t mode)
 static int
 attach_any(struct xdp_pmd *p)
 {
-	int ret = attach_mode(p, XDP_FLAGS_DRV_MODE);
+	int ret;
 
+	if (p->attach != 0)
+		return attach_mode(p, p->attach);
+	ret = attach_mode(p, XDP_FLAGS_DRV_MODE);
 	if (ret != 0 && ret != -EBUSY && ret != -EEXIST) {
 		XDP_LOG(INFO, "%s: native XDP refused (%s), using generic",
 			p->iface, strerror(-ret));
