@@ -284,6 +284,11 @@ test_missing(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	      "taken", taken, offered);
 	CHECK(fk.nb_frames == offered, "%u frames sent", fk.nb_frames);
 	mbufx_xdp_tx_complete(tqp);
+	CHECK(tqp->nb_inflight == lost, "%" PRIu64 " descriptors in flight, "
+	      "%u completions lost", tqp->nb_inflight, lost);
+	mbufx_xdp_txq_release(tqp);
+	CHECK(tqp->st.comp_missing == lost, "%" PRIu64 " missing counted, %u "
+	      "lost", tqp->st.comp_missing, lost);
 	return 0;
 }
 

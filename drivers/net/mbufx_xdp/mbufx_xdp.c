@@ -835,7 +835,7 @@ eth_stats_reset(struct rte_eth_dev *dev)
 }
 
 /* xstats: one table of name and where the counter lives. */
-enum xs_src { XS_RX, XS_RXQ, XS_TX, XS_KERNEL, XS_DERIVED };
+enum xs_src { XS_RX, XS_RXQ, XS_TX, XS_TXQ, XS_KERNEL, XS_DERIVED };
 
 static const struct {
 	char name[RTE_ETH_XSTATS_NAME_SIZE];
@@ -888,6 +888,10 @@ static const struct {
 	  offsetof(struct mbufx_xdp_tx_stats, recycled) },
 	{ "tx_completed_to_pool", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, to_pool) },
+	{ "tx_descs_in_flight", XS_TXQ,
+	  offsetof(struct xdp_txq, core.nb_inflight) },
+	{ "tx_completions_missing", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, comp_missing) },
 	{ "tx_completion_unknown", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, comp_unknown) },
 	{ "tx_malformed_drops", XS_TX,
@@ -945,6 +949,8 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 				base = &ks;
 			else if (xstats_tab[i].src == XS_TX && tq != NULL)
 				base = &tq->core.st;
+			else if (xstats_tab[i].src == XS_TXQ && tq != NULL)
+				base = tq;
 			if (base != NULL)
 				v[i] += *(const uint64_t *)RTE_PTR_ADD(base,
 							xstats_tab[i].off);

@@ -95,6 +95,7 @@ mbufx_xdp_txq_release(struct mbufx_xdp_txq *q)
 			continue;
 		for (unsigned int i = 0; i < 8 && g + i < q->nb_granules; i++)
 			if (q->pending[g + i] != 0) {
+				q->st.comp_missing += q->pending[g + i];
 				q->pending[g + i] = 0;
 				rte_mempool_put(q->rxq->mp,
 						granule_handle(q, g + i));

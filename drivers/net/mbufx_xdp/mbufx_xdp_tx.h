@@ -48,6 +48,7 @@ struct mbufx_xdp_tx_stats {
 	uint64_t recycled;	/* completions handed to the Rx recycle ring */
 	uint64_t to_pool;	/* completions put to the pool */
 	uint64_t comp_unknown;	/* completion address naming no buffer in flight */
+	uint64_t comp_missing;	/* descriptors never completed before teardown */
 };
 
 struct mbufx_xdp_txq {
@@ -57,7 +58,7 @@ struct mbufx_xdp_txq {
 	uint8_t *pending;	/* per UMEM granule: descriptors in flight */
 	uint64_t nb_granules;
 	uint32_t nb_desc;
-	uint32_t nb_inflight;	/* descriptors not completed (lost ones too) */
+	uint64_t nb_inflight;	/* descriptors not completed (lost ones too) */
 	uint32_t comp_at;	/* tx.cached_prod at the last completion drain */
 	/* kick policy (mbufx_xdp_tx_flush()) */
 	int (*wake)(void *ctx);	/* kick the kernel: 0 or -errno; NULL: closed */
