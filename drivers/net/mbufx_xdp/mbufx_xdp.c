@@ -5,18 +5,21 @@
 /*
  * net_mbufx_xdp: an AF_XDP ethdev whose receive path is mbufx late attach.
  *
- * Files: mbufx_xdp.c the ethdev glue (devargs, ops, bursts and the kick
- * policy, probe); mbufx_xdp_sock.c interface ioctls, the XDP program and the
- * sockets; mbufx_xdp_rx.c and mbufx_xdp_tx.c the receive and transmit cores,
- * without a socket; mbufx_xdp_ring.h the rings shared with the kernel.
+ * Files: mbufx_xdp.c the ethdev glue (devargs, ops, bursts, probe);
+ * mbufx_xdp_sock.c interface ioctls, the XDP program and the sockets;
+ * mbufx_xdp_rx.c and mbufx_xdp_tx.c the receive and transmit cores, without
+ * a socket (receive loop and refill; descriptors, completions, the kick
+ * policy); mbufx_xdp_plan.c the bind choices; mbufx_xdp_ring.h the rings
+ * shared with the kernel.
  *
  * Developer note
  * --------------
  * One AF_XDP socket per queue pair (queue i = interface queue
- * start_queue + i), created at dev_start and closed at dev_stop, bound in
- * zero-copy or copy mode (mode=auto tries zero-copy first) with XDP_USE_SG.
- * Raw syscalls only (libbpf 1.1 has no xsk.h; no libxdp): socket(AF_XDP),
- * XDP_UMEM_REG, ring sizes, XDP_MMAP_OFFSETS, mmap of the four rings, bind.
+ * start_queue + i), created at dev_start and closed at dev_stop, bound as
+ * mbufx_xdp_bind_plan() orders it for the MTU (zero-copy first when a frame
+ * fits one descriptor; multi-buffer only when it does not). Raw syscalls
+ * only (libbpf 1.1 has no xsk.h; no libxdp): socket(AF_XDP), XDP_UMEM_REG,
+ * ring sizes, XDP_MMAP_OFFSETS, mmap of the four rings, bind.
  *
  * UMEM = the Rx queue's pool memory (mbufx_xdp_rx.c): one address range,
  * unaligned chunks, fill address = buf_addr - base computed from the object
@@ -26,32 +29,22 @@
  *
  * Receive: descriptors are checked against the queue's posted-buffer bitmap
  * and turned into mbufs by mbufx_xdp_rx_convert(), writing each header once
- * (mbufx_rx_attach_at / _chain). Transmit (tx_burst): a direct, unshared
- * mbuf of this UMEM's pool goes out zero-copy (one descriptor per segment,
- * or per 4 KiB piece of a longer segment, XDP_PKT_CONTD on all but the
- * last, at most 18); anything else is copied into bare buffers of the pool.
- * Either way the buffer belongs to the PMD from then on: at completion it
- * goes to the paired Rx queue's recycle ring and from there into the fill
- * ring (no pool round trip, no header write), or to the pool when that ring
- * is full. Completions come back in submission order (the kernel completes
- * a socket's TX descriptors in order, invalid ones included), so a
- * software ring parallel to the TX ring says which buffer each completion
- * frees, drained once TX_COMP_BATCH are out. Kicks: see tx_flush() (a
- * short burst may wait tx_kick_us for company while the Rx queue of the
- * pair is polled; copy mode transmits inside the kick). Refill: see
- * mbufx_xdp_rxq_restock() (a batch once MBUFX_XDP_REFILL_THRESH descriptors
- * were taken).
+ * (mbufx_rx_attach_at / _chain). Transmit: a direct, unshared mbuf of this
+ * UMEM's pool goes out zero-copy, anything else is copied into bare buffers
+ * of the pool; completions are matched by address (mbufx_xdp_tx.c) and the
+ * buffers go to the paired Rx queue's recycle ring, from there into the fill
+ * ring. Kicks: mbufx_xdp_tx_flush() (a short burst may wait tx_kick_us for
+ * company; every poll of the Rx pair sends it when due).
  *
  * Teardown (stop, queue release, close): XSKMAP entries cleared, program
- * detached, rings unmapped before close() (else the socket lingers), then
- * every buffer the kernel could still hold is ours again: the posted bitmap,
- * the spare stash, the recycle ring and the in-flight TX slots go back to
- * the pool. Bind retries EBUSY for up to a second: a queue stays busy for a
+ * detached (its bpf_link closed), rings unmapped before close() (else the
+ * socket lingers), then the buffers come back: at once in copy mode; in
+ * zero-copy mode once the kernel released the queue (mbufx_xdp_qpair_closed()
+ * says why). Bind retries EBUSY for up to a second: a queue stays busy for a
  * few ms after the previous socket's close.
  *
- * Devargs: iface=IF[,start_queue=N][,queue_count=N][,mode=auto|copy|zc]
- * [,busy_budget=N][,tx_kick_us=N]. The XDP program (mbufx_xdp_kern.c, "xdp.frags") is
- * compiled by clang at build time and embedded; guide:
+ * Devargs: see ARG_* below. The XDP program (mbufx_xdp_kern.c,
+ * "xdp.frags") is compiled by clang at build time and embedded; guide:
  * doc/guides/nics/mbufx_xdp.rst and doc/guides/prog_guide/late_attach.rst.
  */
 
@@ -1024,8 +1017,9 @@ probe(struct rte_vdev_device *vdev)
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		XDP_LOG(ERR, "%s: secondary processes are not supported",
-			name);
+		XDP_LOG(ERR, "%s: secondary processes are not supported: "
+			"the AF_XDP sockets and the UMEM belong to the "
+			"primary; use the port there", name);
 		return -ENOTSUP;
 	}
 	ret = parse_args(name, rte_vdev_device_args(vdev), &tmp);
