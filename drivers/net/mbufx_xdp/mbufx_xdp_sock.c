@@ -387,7 +387,7 @@ nl_ask(int fd, struct nl_req *r, void (*fn)(const struct nlattr *, void *),
        void *arg)
 {
 	char buf[4096];
-	const struct nlmsghdr *nh = (const void *)buf;
+	struct nlmsghdr *nh = (void *)buf;
 	const struct nlattr *a;
 	ssize_t n;
 	int left;
