@@ -24,8 +24,8 @@
  * UMEM = the Rx queue's pool memory (mbufx_xdp_rx.c): one address range,
  * unaligned chunks, fill address = buf_addr - base computed from the object
  * pointer, so neither refill nor the kernel touch the mbuf header. Two
- * ports on one pool register the same memory in two UMEMs (the kernel pins
- * the pages twice; no XDP_SHARED_UMEM coupling of the queues).
+ * queues on one pool register the same memory in two UMEMs (the kernel pins
+ * the pages twice) unless shared_umem=1 couples them (XDP_SHARED_UMEM).
  *
  * Receive: descriptors are checked against the queue's posted-buffer bitmap
  * and turned into mbufs by mbufx_xdp_rx_convert(), writing each header once
@@ -81,8 +81,8 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 
 /*
  * Devargs. Where DPDK's net_af_xdp has the same meaning, the same name:
- * iface, start_queue, queue_count, shared_umem, busy_budget, force_copy,
- * and mode=drv|skb (the XDP attach mode). Ours: bind_mode=auto|copy|zc (how
+ * iface, start_queue, queue_count, shared_umem (mbufx_xdp_sock.c),
+ * busy_budget, force_copy, and mode=drv|skb (the XDP attach mode). Ours: bind_mode=auto|copy|zc (how
  * the socket binds), tx_kick_us. mode=auto|copy|zc, the former name of
  * bind_mode, is still accepted (its values do not overlap DPDK's).
  */
@@ -95,7 +95,7 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 #define ARG_MODE "mode"
 #define ARG_BIND_MODE "bind_mode"
 #define ARG_TX_KICK_US "tx_kick_us"
-#define ARGS_HELP "iface=IF, start_queue=N, queue_count=N, shared_umem=0, " \
+#define ARGS_HELP "iface=IF, start_queue=N, queue_count=N, shared_umem=0|1, " \
 	"busy_budget=N, force_copy=0|1, mode=drv|skb, " \
 	"bind_mode=auto|copy|zc, tx_kick_us=N"
 
@@ -220,12 +220,7 @@ args_settle(const char *name, const struct xdp_args *a, struct xdp_pmd *p)
 		}
 		p->mode = MODE_COPY;
 	}
-	if (a->shared_umem == 1) {
-		XDP_LOG(ERR, "%s: shared_umem=1 is not supported: each queue "
-			"registers its pool's memory as its own UMEM (use "
-			"shared_umem=0)", name);
-		return -ENOTSUP;
-	}
+	p->shared_umem = (int)a->shared_umem;
 	p->attach = a->attach;
 	return 0;
 }
@@ -1100,7 +1095,7 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mbufx_xdp,
 	"iface=<string> "
 	"start_queue=<int> "
 	"queue_count=<int> "
-	"shared_umem=<0> "
+	"shared_umem=<0|1> "
 	"busy_budget=<int> "
 	"force_copy=<0|1> "
 	"mode=<drv|skb> "

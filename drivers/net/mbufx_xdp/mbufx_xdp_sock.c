@@ -495,6 +495,90 @@ mbufx_xdp_kernel_has_sg(void)
 	return ret != 0 && err != EINVAL;
 }
 
+/*
+ * Shared UMEM (shared_umem=1): sockets of this process whose queues' pools
+ * are one pool register its memory once. The first registers the UMEM and
+ * binds as the plan says; the others skip XDP_UMEM_REG and bind with
+ * XDP_SHARED_UMEM and any live socket of that UMEM (Linux 5.10 for other
+ * queues or devices: each keeps its own fill and completion rings, so the
+ * receive and transmit cores are unchanged). A sharer inherits the bind
+ * mode (zero-copy or copy, multi-buffer) of the UMEM's first socket.
+ */
+#define SHARE_MAX 256
+static struct umem_user {
+	const struct rte_mempool *mp;	/* NULL: free slot */
+	int fd;
+	int zc;
+	int sg;
+} umem_users[SHARE_MAX];
+
+static const struct umem_user *
+umem_user_of(const struct rte_mempool *mp)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHARE_MAX; i++)
+		if (umem_users[i].mp == mp)
+			return &umem_users[i];
+	return NULL;
+}
+
+static void
+umem_user_add(const struct rte_mempool *mp, int fd, int zc, int sg)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHARE_MAX; i++)
+		if (umem_users[i].mp == NULL) {
+			umem_users[i] = (struct umem_user){ mp, fd, zc, sg };
+			return;
+		}
+}
+
+static void
+umem_user_del(int fd)
+{
+	unsigned int i;
+
+	for (i = 0; i < SHARE_MAX; i++)
+		if (umem_users[i].mp != NULL && umem_users[i].fd == fd)
+			umem_users[i].mp = NULL;
+}
+
+/* Bind sharing the UMEM of u's socket: mode and multi-buffer are its. */
+static int
+sock_bind_shared(struct xdp_pmd *p, struct xdp_rxq *rq, int fd,
+		 const struct umem_user *u)
+{
+	struct sockaddr_xdp sa = {
+		.sxdp_family = AF_XDP,
+		.sxdp_ifindex = (uint32_t)p->ifindex,
+		.sxdp_queue_id = p->start_queue + rq->qid,
+		.sxdp_flags = XDP_SHARED_UMEM,
+		.sxdp_shared_umem_fd = (uint32_t)u->fd,
+	};
+	uint32_t one = mbufx_xdp_rxq_max_frame(&rq->core, 0);
+	int ret;
+
+	if ((uint32_t)p->mtu + L2_OVERHEAD > one && !u->sg) {
+		XDP_LOG(ERR, "%s queue %u: MTU %u needs multi-buffer, which "
+			"the shared UMEM's first socket was bound without",
+			p->iface, sa.sxdp_queue_id, p->mtu);
+		return -EOPNOTSUPP;
+	}
+	ret = bind_retry(fd, &sa);
+	if (ret != 0) {
+		XDP_LOG(ERR, "%s queue %u: bind sharing the UMEM of pool %s "
+			"failed: %s (Linux 5.10 or later for another queue or "
+			"device; use shared_umem=0)", p->iface,
+			sa.sxdp_queue_id, rq->core.mp->name, strerror(-ret));
+		return ret;
+	}
+	rq->zc = u->zc;
+	rq->sg = u->sg;
+	return 0;
+}
+
 static const char *
 bind_name(uint16_t f)
 {
@@ -594,6 +678,7 @@ mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		tq->core.wake = NULL;
 		tq->fd = -1;
 	}
+	umem_user_del(rq->fd);
 	close(rq->fd);
 	rq->fd = -1;
 	/* zero-copy: held until the kernel's deferred release */
@@ -664,6 +749,7 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	};
 	uint32_t cq_size = tq != NULL ? tq->nb_desc : DESC_MIN;
 	uint32_t key = p->start_queue + rq->qid;
+	const struct umem_user *share = NULL;
 	struct xdp_mmap_offsets off;
 	socklen_t olen = sizeof(off);
 	int fd, ret;
@@ -676,7 +762,10 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		return ret;
 	}
 	rq->fd = fd;
-	if (setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof(reg)) != 0) {
+	if (p->shared_umem)
+		share = umem_user_of(rq->core.mp);
+	if (share == NULL &&
+	    setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof(reg)) != 0) {
 		ret = -errno;
 		XDP_LOG(ERR, "%s: UMEM registration of %" PRIu64 " bytes "
 			"failed: %s%s", p->iface, (uint64_t)reg.len,
@@ -739,7 +828,8 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 				p->iface);
 	}
 	rq->zc = 0;
-	ret = sock_bind(p, rq, fd);
+	ret = share != NULL ? sock_bind_shared(p, rq, fd, share) :
+		sock_bind(p, rq, fd);
 	if (ret != 0)
 		goto fail;
 	/* the bind proves the kernel released the queue's previous pool: it
@@ -756,9 +846,11 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	if (tq != NULL)
 		tq->max_descs = mbufx_xdp_tx_max_descs(rq->zc, rq->sg,
 						       p->caps.zc_max_segs);
-	XDP_LOG(INFO, "%s queue %u: %s mode, UMEM %" PRIu64 " KiB, chunk %u",
+	umem_user_add(rq->core.mp, fd, rq->zc, rq->sg);
+	XDP_LOG(INFO, "%s queue %u: %s mode, UMEM %" PRIu64 " KiB, chunk %u%s",
 		p->iface, key, rq->zc ? "zero-copy" : "copy",
-		(uint64_t)reg.len >> 10, reg.chunk_size);
+		(uint64_t)reg.len >> 10, reg.chunk_size,
+		share != NULL ? ", shared with another socket" : "");
 	return 0;
 fail:
 	mbufx_xdp_sock_close(p, rq, tq);
