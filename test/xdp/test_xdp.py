@@ -733,7 +733,8 @@ def case_shared_umem(env):
     """shared_umem=1: mbufx-l3fwd's two ports on one pool register its
     memory once (the second socket binds with XDP_SHARED_UMEM, its own fill
     and completion rings); pings, UDP and raw frames of 60..1514 B routed
-    byte for byte both ways, no leak."""
+    byte for byte both ways, no leak; testpmd port stop/start with the UMEM
+    shared again, every mbuf back at close."""
     with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
         r = l3fwd(env, topo, pmd, False, vdev_kw={'shared_umem': 1},
                   extra_eal=['--log-level=pmd.net.mbufx_xdp:info'])
@@ -741,6 +742,24 @@ def case_shared_umem(env):
               r.log()[-3000:])
         kernel_traffic(env, topo, r, STD_SIZES, (56, 1472), (1400,))
         finish_l3fwd(r)
+        # testpmd: port stop/start (sockets closed, the UMEM shared again),
+        # one port alone, io traffic exact, every mbuf back at close
+        tp = Testpmd(env, topo, pmd, [], vdev_kw={'shared_umem': 1},
+                     extra_eal=['--log-level=pmd.net.mbufx_xdp:info']).ready()
+        frames = [udp_frame(topo, n, ident=i) for i, n in enumerate(STD_SIZES)]
+        for step in (['port stop all', 'port start all'], ['port stop 0', 'port start 0']):
+            for c in step:
+                ans = tp.cmd_wait(c, timeout=20)
+                check(not re.search(r'Fail|Not all ports', ans), '"%s": %s', c, ans)
+            tp.cmd_wait('set fwd io')
+            tp.cmd_wait('start')
+            compare_frames(mode_traffic(topo, frames), frames, 'io after "%s"' % step[0])
+            tp.cmd_wait('stop', expect='Accumulated')
+        check(tp.log().count('shared with another socket') >= 3,
+              'testpmd: the UMEM not shared at every start:\n%s', tp.log()[-3000:])
+        in_use = tp.pools_in_use()
+        tp.quit()
+        check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
 
 
 def veth_queue_redirects(topo, key):
