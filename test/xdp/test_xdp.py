@@ -557,7 +557,7 @@ def case_bad_args(env):
                      'shared_umem=2')
         dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'], 'unknown parameter')
         # the veth offers copy mode only: zero-copy must be refused, not faked
-        # (mode=zc: the former name of bind_mode, still accepted)
+        # (mode=zc: the deprecated alias of bind_mode)
         dies_cleanly(env, topo, pmd, 'iface=%s,bind_mode=zc' % r0, ['mode zc', 'zero-copy'],
                      'bind_mode=zc on veth')
         dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['deprecated', 'zero-copy'],

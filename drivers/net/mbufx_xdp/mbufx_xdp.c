@@ -83,8 +83,8 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
  * Devargs. Where DPDK's net_af_xdp has the same meaning, the same name:
  * iface, start_queue, queue_count, shared_umem (mbufx_xdp_sock.c),
  * busy_budget, force_copy, and mode=drv|skb (the XDP attach mode). Ours: bind_mode=auto|copy|zc (how
- * the socket binds), tx_kick_us. mode=auto|copy|zc, the former name of
- * bind_mode, is still accepted (its values do not overlap DPDK's).
+ * the socket binds), tx_kick_us. mode=auto|copy|zc is a deprecated alias
+ * of bind_mode (its values do not overlap DPDK's).
  */
 #define ARG_IFACE "iface"
 #define ARG_START_QUEUE "start_queue"
@@ -171,7 +171,7 @@ arg_bind_mode(const char *key __rte_unused, const char *v, void *opaque)
 	return 0;
 }
 
-/* DPDK's mode=drv|skb, or our former mode=auto|copy|zc. */
+/* DPDK's mode=drv|skb, or the deprecated alias mode=auto|copy|zc. */
 static int
 arg_mode(const char *key __rte_unused, const char *v, void *opaque)
 {

@@ -93,14 +93,14 @@ uint32_t mbufx_xdp_tx_max_descs(int zc, int sg, uint32_t zc_max_segs);
 /*
  * Teardown of a queue pair after its socket's close() (tq may be NULL).
  * Copy mode: the kernel copies a frame into or out of a buffer inside the
- * call that handles it, all returned by then: every buffer comes back now.
+ * call that handles it, all returned by then: every buffer comes back at once.
  * Zero-copy: the device keeps the queue's DMA until the kernel's deferred
  * release of the buffer pool (xsk_destruct() -> xp_put_pool() -> a work
  * item, xp_release_deferred() -> xp_clear_dev() -> the driver's
  * XDP_SETUP_XSK_POOL with no pool), which runs after close() returned: the
  * buffers the device may still write (posted to the fill ring) or read (TX
  * not completed) stay held, out of the pool, until
- * mbufx_xdp_qpair_released(); those the kernel gave back come back now.
+ * mbufx_xdp_qpair_released(); those the kernel gave back come back at once.
  */
 void mbufx_xdp_qpair_closed(struct mbufx_xdp_rxq *rq,
 		struct mbufx_xdp_txq *tq, int zc);
