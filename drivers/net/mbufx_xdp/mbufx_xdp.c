@@ -82,9 +82,10 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 /*
  * Devargs. Where DPDK's net_af_xdp has the same meaning, the same name:
  * iface, start_queue, queue_count, shared_umem (mbufx_xdp_sock.c),
- * busy_budget, force_copy, and mode=drv|skb (the XDP attach mode). Ours: bind_mode=auto|copy|zc (how
- * the socket binds), tx_kick_us. mode=auto|copy|zc is a deprecated alias
- * of bind_mode (its values do not overlap DPDK's).
+ * busy_budget, force_copy, and mode=drv|skb (the XDP attach mode). Ours:
+ * bind_mode=auto|copy|zc (how the socket binds), tx_kick_us.
+ * mode=auto|copy|zc is a deprecated alias of bind_mode (its values do not
+ * overlap DPDK's).
  */
 #define ARG_IFACE "iface"
 #define ARG_START_QUEUE "start_queue"
