@@ -4,7 +4,8 @@
 #
 # AF_XDP benchmark of `make bench`: net_mbufx_xdp against DPDK's net_af_xdp
 # on one veth pair and the same traffic, each with the mbufx pool and with
-# testpmd's default ring pool; 64 B and 1518 B frames, then 9000 B on ours.
+# testpmd's default ring pool; 64 B and 1518 B frames, 64 B over two queues
+# (queue_count=2), then 9000 B on ours.
 #
 #     devtools/bench-xdp.sh BUILD
 #

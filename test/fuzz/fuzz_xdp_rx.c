@@ -5,15 +5,18 @@
 /*
  * fuzz_xdp_rx: the receive core of net_mbufx_xdp (mbufx_xdp_rx.h) on
  * descriptors as the kernel could return them, valid or not, without a
- * socket: a fill ring in plain memory stands in for the kernel's, and the
- * harness plays the kernel, as the PMD's own mbufx_xdp_rx_autotest does.
+ * socket: fill and RX rings in plain memory stand in for the kernel's, the
+ * fake kernel (test/xdp/xdp_fake_kernel.h) takes fill addresses, as in
+ * mbufx_xdp_rx_autotest, and the harness drives the PMD's receive loop
+ * itself (mbufx_xdp_rx_burst(): the wrap-around copy, the stop at a frame
+ * still arriving, the refill thresholds).
  *
  * Set-up (once): two mbufx pools, 2176-byte (frames of several descriptors
  * become chains, or are dropped without scatter) and 9344-byte (they are
  * coalesced into one segment), each the UMEM of one queue.
  *
  * Input: a flags byte (queue, scatter), then rounds. A round is a count of
- * descriptors, then each descriptor:
+ * descriptors (as many as the RX ring takes), then each descriptor:
  *   kind % 4 == 0, 1  a buffer the kernel took from the fill ring, with a
  *                     length and the continuation flag from the input, its
  *                     bytes written at the kernel's offset
@@ -21,8 +24,7 @@
  *              3      address (offset bits included), length and options
  *                     all from the input
  * then how many mbufs the caller takes at most. Descriptors the call leaves
- * (a frame whose end is not in yet) are presented again first in the next
- * round, as the RX ring would. After each round the queue refills.
+ * (a frame whose end is not in yet) stay on the RX ring for the next round.
  *
  * Checked: the call never consumes more descriptors than given nor returns
  * more frames than it consumed; every frame passes rte_mbuf_check(), comes
@@ -39,7 +41,7 @@
 #include <rte_mbuf.h>
 
 #include "fuzz_common.h"
-#include "mbufx_xdp_rx.h"
+#include "xdp_fake_kernel.h"
 
 #define NB_MBUF 511
 #define RING 128
@@ -88,27 +90,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t flags = fuzz_u8(&in);
 	struct fq *f = &fqs[flags & 1];
 	struct mbufx_xdp_rxq *q = &f->q;
-	struct xdp_desc d[MAX_DESC];
+	struct mbufx_xdp_ring *r = &q->rxr;
+	struct xdp_desc d;
 	struct rte_mbuf *pkts[32];
 	uint64_t taken[MAX_TAKEN], a, pkts0;
-	unsigned int nb_taken = 0, npend = 0, n, i, want, kind;
-	uint32_t used, len, max;
+	unsigned int nb_taken = 0, n, i, want, kind;
+	uint32_t len, max, prod, cons0;
 	const char *why;
 	uint16_t nb;
+	int idle;
 
 	q->scatter = (flags >> 1) & 1;
 	q->contd_skip = 0;
-	FUZZ_CHECK(mbufx_xdp_ring_mem_init(&q->fill, RING, sizeof(uint64_t)) == 0, "ring");
-	mbufx_xdp_rxq_refill(q);
+	FUZZ_CHECK(fk_rx_init(q, RING) == 0, "rings");
 	/* a multi-buffer socket: frames of several descriptors */
 	max = mbufx_xdp_rxq_max_frame(q, 1);
 	while (in.n > 0) {
-		n = npend + 1 + fuzz_below(&in, MAX_DESC - npend);
-		for (i = npend; i < n; i++) {
+		/* the kernel's side: descriptors onto the RX ring */
+		n = 1 + fuzz_below(&in, MAX_DESC);
+		prod = *r->producer;
+		for (i = 0; i < n && prod - *r->consumer < r->size; i++) {
 			kind = fuzz_u8(&in) % 4;
 			a = UINT64_MAX;
 			if (kind < 2) {
-				a = mbufx_xdp_ring_mem_take(&q->fill);
+				a = fk_fill_take(q);
 				if (a != UINT64_MAX && nb_taken < MAX_TAKEN)
 					taken[nb_taken++] = a;
 			} else if (kind == 2 && nb_taken > 0) {
@@ -116,26 +121,32 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			if (a != UINT64_MAX) {
 				len = fuzz_u16(&in) % (q->chunk_size + 64);
-				d[i].addr = a | (uint64_t)MBUFX_XDP_HEADROOM <<
+				d.addr = a | (uint64_t)MBUFX_XDP_HEADROOM <<
 					XSK_UNALIGNED_BUF_OFFSET_SHIFT;
-				d[i].len = len;
-				d[i].options = fuzz_u8(&in) & 1 ? XDP_PKT_CONTD : 0;
+				d.len = len;
+				d.options = fuzz_u8(&in) & 1 ? XDP_PKT_CONTD : 0;
 				/* what the kernel writes, where it may */
 				if (kind < 2 && len <= q->chunk_size - MBUFX_XDP_HEADROOM)
 					memset((uint8_t *)(q->base + a + MBUFX_XDP_HEADROOM),
 					       fuzz_u8(&in), len);
 			} else {
-				d[i].addr = (uint64_t)fuzz_u32(&in) | (uint64_t)fuzz_u32(&in) << 32;
-				d[i].len = fuzz_u32(&in);
-				d[i].options = fuzz_u32(&in);
+				d.addr = (uint64_t)fuzz_u32(&in) | (uint64_t)fuzz_u32(&in) << 32;
+				d.len = fuzz_u32(&in);
+				d.options = fuzz_u32(&in);
 			}
+			((struct xdp_desc *)r->descs)[prod++ & r->mask] = d;
 		}
+		__atomic_store_n(r->producer, prod, __ATOMIC_RELEASE);
+		/* the PMD's receive loop, as rx_burst runs it */
 		want = 1 + fuzz_below(&in, RTE_DIM(pkts));
 		pkts0 = q->st.packets;
-		nb = mbufx_xdp_rx_convert(q, d, n, pkts, (uint16_t)want, &used);
-		FUZZ_CHECK(used <= n && nb <= used && nb <= want, "used %u, %u frames, of %u",
-			   used, nb, n);
+		cons0 = *r->consumer;
+		nb = mbufx_xdp_rx_burst(q, pkts, (uint16_t)want, &idle);
+		FUZZ_CHECK(nb <= want && *r->consumer - cons0 <= prod - cons0 &&
+			   nb <= *r->consumer - cons0, "%u frames from %u of %u "
+			   "descriptors", nb, *r->consumer - cons0, prod - cons0);
 		FUZZ_CHECK(q->st.packets - pkts0 == nb, "frames not counted");
+		FUZZ_CHECK(!idle || prod == cons0, "idle with descriptors");
 		for (i = 0; i < nb; i++) {
 			FUZZ_CHECK(rte_mbuf_check(pkts[i], 1, &why) == 0, "frame %u: %s", i, why);
 			FUZZ_CHECK(pkts[i]->pool == f->mp, "frame %u from pool %s", i,
@@ -144,16 +155,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				   pkts[i]->pkt_len, max);
 			rte_pktmbuf_free(pkts[i]);
 		}
-		/* what the call left is still at the head of the RX ring */
-		npend = n - used;
-		memmove(d, d + used, npend * sizeof(d[0]));
-		if (npend >= MAX_DESC - 1)
-			npend = 0;	/* the harness's ring is full: the rest is lost */
-		mbufx_xdp_rxq_refill(q);
 	}
 	/* socket closed: every buffer back, the queue usable again */
 	mbufx_xdp_rxq_release(q);
-	mbufx_xdp_ring_mem_fini(&q->fill);
+	fk_rx_fini(q);
+	q->taken = 0;
 	FUZZ_CHECK(rte_mempool_avail_count(f->mp) == f->mp->size,
 		   "%u of %u buffers back in %s", rte_mempool_avail_count(f->mp),
 		   f->mp->size, f->mp->name);

@@ -503,6 +503,30 @@ def case_stock_testpmd_modes(env):
     print('net_af_xdp: mbufs still out after close: %s' % in_use)
 
 
+def case_jumbo_mtu(env):
+    """testpmd with 9344-byte mbufs and scatter, as the guide tells a jumbo
+    user: the port's max MTU does not wrap (chains reach 69120 bytes), MTU
+    9000 is taken after a port stop, and 9000-byte frames cross unchanged."""
+    with kernel_setup(env, 'mbufx_xdp', 9000) as (pmd, topo):
+        tp = Testpmd(env, topo, pmd, ['--mbuf-size=9344', '--enable-scatter',
+                                      '--max-pkt-len=9018'], mem=512).ready()
+        tp.cmd_wait('port stop all', timeout=20)
+        for port in (0, 1):
+            ans = tp.cmd_wait('port config mtu %d 9000' % port)
+            check('max MTU' not in ans and 'failed' not in ans.lower(),
+                  'port %d refuses MTU 9000:\n%s', port, ans)
+        tp.cmd_wait('port start all', timeout=30)
+        tp.cmd_wait('set fwd io')
+        tp.cmd_wait('start')
+        frames = [udp_frame(topo, s, ident=i) for i, s in enumerate((60, 3841, 8000, 9014))]
+        got = mode_traffic(topo, frames)
+        compare_frames(got, frames, 'io, MTU 9000: frames at host B')
+        tp.cmd_wait('stop', expect='Accumulated')
+        in_use = tp.pools_in_use()
+        tp.quit()
+        check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
+
+
 def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
     """mbufx-l3fwd with port 0 = vdev0 (a parameter string) must stop with a
     clear message (each of expect, case-insensitive) and exit 1: no crash, no
@@ -521,7 +545,8 @@ def dies_cleanly(env, topo, pmd, vdev0, expect, what, args=(), rc_ok=(1,)):
 
 
 def case_bad_args(env):
-    """Bad parameters (interface, queues, mode): a clear error, no port, no leak."""
+    """Bad parameters (interface, queues, modes, DPDK's names): a clear error, no port,
+    no leak."""
     with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
         r0 = topo.ifs['R0']
         dies_cleanly(env, topo, pmd, 'start_queue=0', ['iface'], 'no iface')
@@ -532,9 +557,21 @@ def case_bad_args(env):
         dies_cleanly(env, topo, pmd, 'iface=%s,queue_count=3' % r0, ['queue'],
                      'queue_count beyond the veth queues')
         dies_cleanly(env, topo, pmd, 'iface=%s,mode=bogus' % r0, ['mode'], 'bad mode')
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=hw' % r0, ['mode'], 'offload attach mode')
+        dies_cleanly(env, topo, pmd, 'iface=%s,bind_mode=bogus' % r0, ['bind_mode'],
+                     'bad bind mode')
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=copy,bind_mode=copy' % r0,
+                     ['bind_mode only'], 'mode and bind_mode both')
+        dies_cleanly(env, topo, pmd, 'iface=%s,force_copy=1,bind_mode=zc' % r0,
+                     ['force_copy'], 'force_copy with bind_mode=zc')
+        dies_cleanly(env, topo, pmd, 'iface=%s,shared_umem=2' % r0, ['shared_umem'],
+                     'shared_umem=2')
         dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'], 'unknown parameter')
         # the veth offers copy mode only: zero-copy must be refused, not faked
-        dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['mode zc', 'zero-copy'],
+        # (mode=zc: the deprecated alias of bind_mode)
+        dies_cleanly(env, topo, pmd, 'iface=%s,bind_mode=zc' % r0, ['mode zc', 'zero-copy'],
+                     'bind_mode=zc on veth')
+        dies_cleanly(env, topo, pmd, 'iface=%s,mode=zc' % r0, ['deprecated', 'zero-copy'],
                      'mode=zc on veth')
         check(not topo.xdp_attached('R0'), 'an XDP program is left on %s', r0)
 
@@ -703,6 +740,110 @@ def case_link_flap(env, kind='mbufx_xdp'):
         check(s['rx_pkts'] > 500, 'l3fwd received %d frames', s['rx_pkts'])
 
 
+def case_shared_umem(env):
+    """shared_umem=1: mbufx-l3fwd's two ports on one pool register its
+    memory once (the second socket binds with XDP_SHARED_UMEM, its own fill
+    and completion rings); pings, UDP and raw frames of 60..1514 B routed
+    byte for byte both ways, no leak; testpmd port stop/start with the UMEM
+    shared again, every mbuf back at close."""
+    with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
+        r = l3fwd(env, topo, pmd, False, vdev_kw={'shared_umem': 1},
+                  extra_eal=['--log-level=pmd.net.mbufx_xdp:info'])
+        check('shared with another socket' in r.log(), 'no socket shares the UMEM:\n%s',
+              r.log()[-3000:])
+        kernel_traffic(env, topo, r, STD_SIZES, (56, 1472), (1400,))
+        finish_l3fwd(r)
+        # testpmd: port stop/start (sockets closed, the UMEM shared again),
+        # one port alone, io traffic exact, every mbuf back at close
+        tp = Testpmd(env, topo, pmd, [], vdev_kw={'shared_umem': 1},
+                     extra_eal=['--log-level=pmd.net.mbufx_xdp:info']).ready()
+        frames = [udp_frame(topo, n, ident=i) for i, n in enumerate(STD_SIZES)]
+        for step in (['port stop all', 'port start all'], ['port stop 0', 'port start 0']):
+            for c in step:
+                ans = tp.cmd_wait(c, timeout=20)
+                check(not re.search(r'Fail|Not all ports', ans), '"%s": %s', c, ans)
+            tp.cmd_wait('set fwd io')
+            tp.cmd_wait('start')
+            compare_frames(mode_traffic(topo, frames), frames, 'io after "%s"' % step[0])
+            tp.cmd_wait('stop', expect='Accumulated')
+        check(tp.log().count('shared with another socket') >= 3,
+              'testpmd: the UMEM not shared at every start:\n%s', tp.log()[-3000:])
+        in_use = tp.pools_in_use()
+        tp.quit()
+        check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
+
+
+def veth_queue_redirects(topo, key):
+    """{queue: frames the veth's XDP program redirected} from ethtool -S."""
+    _, out = topo.run(key[0], ['ethtool', '-S', topo.ifs[key]])
+    return {int(q): int(n) for q, n in re.findall(r'rx_queue_(\d+)_xdp_redirect: (\d+)', out)}
+
+
+def case_two_queues(env):
+    """queue_count=2 on two-queue veths, mbufx-l3fwd polling one queue per
+    lcore: 64 UDP flows of 60..1514 B from host A, spread over both queues
+    by the kernel's flow hash, arrive routed at host B byte for byte (each
+    flow in order), with both queues carrying traffic; no leak."""
+    pmd = Pmd('mbufx_xdp', env.build)
+    pmd.require()
+    topo = Topo(mtu=1500, queues=2)
+    try:
+        r = l3fwd(env, topo, pmd, False, lcores='0,1', vdev_kw={'queue_count': 2},
+                  extra=['--config', '(0,0,0),(0,1,1),(1,0,0),(1,1,1)'])
+        sizes = (60, 64, 128, 511, 1000, 1514)
+        frames = [udp_frame(topo, sizes[i % len(sizes)], ident=i, sport=2000 + i)
+                  for i in range(64)]
+        raw, rb = Raw(topo, 'A'), Raw(topo, 'B')
+        try:
+            got = send_raw(topo, raw, frames, rb, batch=16)
+        finally:
+            raw.close()
+            rb.close()
+        want = [routed(f, r.macs[1], topo.mac['B']) for f in frames]
+        check(len(got) == len(want), '%d of %d frames at host B', len(got), len(want))
+        compare_frames(sorted(got), sorted(want), 'two queues: frames at host B')
+        q = veth_queue_redirects(topo, 'R0')
+        trace('R0 queues redirected %s' % q)
+        check(q.get(0, 0) > 0 and q.get(1, 0) > 0, 'not both queues used: %s', q)
+        s = finish_l3fwd(r)
+        check(s['rx_pkts'] >= 64, 'l3fwd received %d frames', s['rx_pkts'])
+    finally:
+        topo.close()
+
+
+def case_crash_restart(env):
+    """mbufx-l3fwd killed with SIGKILL (no teardown runs): its XDP program
+    must not stay behind and block the next start on the same veths, which
+    attaches and forwards; a clean stop leaves no program either, and our
+    program left attached through netlink is replaced."""
+    with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
+        r = l3fwd(env, topo, pmd, False)
+        check(topo.ping('A', HOST_B, count=2) == 2, 'ping through the first router')
+        r.stop(signal.SIGKILL)
+        trace('first router killed; XDP attached: R0 %s, R1 %s' %
+              (topo.xdp_attached('R0'), topo.xdp_attached('R1')))
+        # DPDK's net_af_xdp names, same meaning: generic XDP, copy binds
+        r = l3fwd(env, topo, pmd, False, vdev_kw={'mode': 'skb', 'force_copy': 1,
+                                                  'shared_umem': 0, 'busy_budget': 0})
+        check(topo.ping('A', HOST_B, count=2) == 2, 'ping after the restart')
+        check('xdpgeneric' in topo.ip('R', '-d link show dev %s' % topo.ifs['R0']),
+              'mode=skb did not attach generic XDP')
+        finish_l3fwd(r)
+        check(not topo.xdp_attached('R0') and not topo.xdp_attached('R1'),
+              'an XDP program left after a clean stop')
+        # our program attached through netlink, as a process that attached
+        # it so and crashed leaves it: replaced at the next start
+        obj = os.path.join(env.build, 'drivers', 'net', 'mbufx_xdp', 'mbufx_xdp_kern.o')
+        for key, how in (('R0', 'xdpgeneric'), ('R1', 'xdpdrv')):
+            topo.ip('R', 'link set dev %s %s obj %s sec xdp.frags' % (topo.ifs[key], how, obj))
+        check(topo.xdp_attached('R0') and topo.xdp_attached('R1'), 'stale programs not set')
+        r = l3fwd(env, topo, pmd, False)
+        check(topo.ping('A', HOST_B, count=2) == 2, 'ping with stale programs replaced')
+        finish_l3fwd(r)
+        check('left by a net_mbufx_xdp port' in r.log(), 'no notice of the replacement:\n%s',
+              r.log()[-2000:])
+
+
 def host_routes(topo, host):
     gw, rk, net = (GW_A, 'R0', '198.18.1.0/24') if host == 'A' else (GW_B, 'R1',
                                                                       '198.18.0.0/24')
@@ -817,6 +958,7 @@ CASES = {
     'stock_l3fwd_kernel': case_stock_l3fwd_kernel,
     'stock_jumbo': case_stock_jumbo,
     'testpmd_modes': case_testpmd_modes,
+    'jumbo_mtu': case_jumbo_mtu,
     'stock_testpmd_modes': case_stock_testpmd_modes,
     'bad_args': case_bad_args,
     'bad_pool': case_bad_pool,
@@ -825,6 +967,9 @@ CASES = {
     'link_flap': case_link_flap,
     'stock_link_flap': case_stock_link_flap,
     'stop_start': case_stop_start,
+    'crash_restart': case_crash_restart,
+    'two_queues': case_two_queues,
+    'shared_umem': case_shared_umem,
     'stock_stop_start': case_stock_stop_start,
 }
 

@@ -68,7 +68,7 @@ class Generator:
     """dpdk-testpmd txonly on net_af_packet in host A: frames of size bytes
     to the router, its forwarding core on lcore 0."""
 
-    def __init__(self, env, topo, size, dst='198.18.1.77', log=None):
+    def __init__(self, env, topo, size, dst='198.18.1.77', log=None, multi_flow=False):
         import shutil
         self.env = env
         testpmd = shutil.which('dpdk-testpmd')
@@ -78,6 +78,10 @@ class Generator:
                 '--total-num-mbufs=%d' % (4096 if size > 2048 else 8192),
                 '--eth-peer=0,%s' % topo.mac['R0'],
                 '--stats-period=1', '--tx-ip=198.18.0.2,%s' % dst, '--txq=1', '--rxq=1']
+        if multi_flow:
+            # a source address per frame: the veth's flow hash spreads them
+            # over its queues
+            args += ['--txonly-multi-flow']
         if size > 2048:
             # one segment per frame, and af_packet's Rx frames (16 KiB) fit
             args += ['--mbuf-size=16512']
@@ -125,9 +129,14 @@ def header_lines(tp):
     return None
 
 
-def one_run(env, topo, kind, pool, size, seconds, tsc):
+def one_run(env, topo, kind, pool, size, seconds, tsc, queues=1):
     pmd = Pmd(kind, env.build)
     args = ['--record-core-cycles', '--eth-peer=1,02:00:00:00:00:01']
+    kw = None
+    if queues > 1:
+        # one forwarding core polls every queue (the other CPU generates)
+        args += ['--rxq=%d' % queues, '--txq=%d' % queues]
+        kw = {'queue_count': queues}
     if size > 2048:
         args += ['--max-pkt-len=9018', '--enable-scatter']
     # MBUFX_BENCH_RT=1: the router under SCHED_FIFO, so that other jobs do
@@ -135,7 +144,7 @@ def one_run(env, topo, kind, pool, size, seconds, tsc):
     # next iteration that finds packets: cycles/packet then measure the
     # machine's load, not the PMD)
     rt = ['chrt', '-f', '50'] if os.environ.get('MBUFX_BENCH_RT') == '1' else []
-    tp = Testpmd(env, topo, pmd, args, pool=pool, prefix=rt,
+    tp = Testpmd(env, topo, pmd, args, pool=pool, prefix=rt, vdev_kw=kw,
                  name='%s_%s_%d_%d' % (kind, pool, size, env.nrun))
     try:
         tp.ready()
@@ -202,6 +211,8 @@ def bench(build, out, reps, seconds):
                     gen.stop()
         finally:
             topo.close()
+        if 'mbufx_xdp' in kinds:
+            two_queue_runs(env, reps, seconds, tsc, res)
         jumbo = 'mbufx_xdp' in kinds and jumbo_runs(env, reps, seconds, tsc, res, notes)
         doc = report(res, jumbo, reps, seconds, notes)
         with open(out, 'w') as f:
@@ -211,6 +222,26 @@ def bench(build, out, reps, seconds):
         return 0
     finally:
         env.cleanup()
+
+
+def two_queue_runs(env, reps, seconds, tsc, res):
+    """64-byte frames of many flows over two-queue veths, queue_count=2, on
+    ours: DPDK 22.11's net_af_xdp takes queue_count from the ethtool
+    "combined" channels, which a veth does not have ("Specified queue count
+    2 is larger than combined queue count 1")."""
+    topo = Topo(mtu=1500, queues=2)
+    try:
+        gen = Generator(env, topo, 60, multi_flow=True)
+        try:
+            for r in range(reps):
+                v = one_run(env, topo, 'mbufx_xdp', 'mbufx', 60, seconds, tsc, queues=2)
+                res.setdefault((64, 'mbufx_xdp/2q', 'mbufx'), []).append(v)
+                print('    64 B rep %d mbufx_xdp two queues io %.3f Mpps %s cyc/pkt' %
+                      (r + 1, v['mpps'], fmt(v['cpp'])), flush=True)
+        finally:
+            gen.stop()
+    finally:
+        topo.close()
 
 
 def jumbo_runs(env, reps, seconds, tsc, res, notes):
@@ -310,6 +341,20 @@ def report(res, jumbo, reps, seconds, notes):
                          'better': better, 'values': v,
                          'baseline': base if base in v else None, 'target': target,
                          'note': note})
+    v = {}
+    for k in ('mbufx_xdp', 'af_xdp'):
+        m = median([r.get('cpp') for r in res.get((64, k + '/2q', 'mbufx'), [])])
+        if m is not None:
+            v['mbufx' if k == 'mbufx_xdp' else base] = m
+    if v:
+        rows.append({'case': 'AF_XDP veth, 64 B, two queues: io forwarding-core cycles '
+                             'per packet', 'metric': 'cycles/pkt', 'better': 'lower',
+                     'values': v, 'baseline': base if base in v else None, 'target': None,
+                     'note': 'queue_count=2 on two-queue veths, testpmd --rxq=2 --txq=2 '
+                             'on one forwarding core; the generator\'s '
+                             '--txonly-multi-flow spreads the flows over both queues; '
+                             'net_af_xdp (22.11) refuses two queues on a veth (it needs '
+                             'ethtool combined channels)'})
     v = vals(9000, 'mpps', kinds=('mbufx_xdp',))
     if v:
         rows.append({'case': 'AF_XDP veth, 9000 B: forwarded Mpps (ours only)',

@@ -149,7 +149,7 @@ def sweep_stale():
 class Topo:
     """Host A -- router R -- host B (module docstring); mtu on all four veths."""
 
-    def __init__(self, mtu=1500, tag=None):
+    def __init__(self, mtu=1500, tag=None, queues=1):
         require_afxdp()
         sweep_stale()
         _seq[0] += 1
@@ -158,6 +158,7 @@ class Topo:
         self.ns = {'A': 'mbufx-xdp-A-' + t, 'R': 'mbufx-xdp-R-' + t, 'B': 'mbufx-xdp-B-' + t}
         self.ifs = {'A': 'mxa' + t, 'R0': 'mxr0' + t, 'R1': 'mxr1' + t, 'B': 'mxb' + t}
         self.made = []
+        self.queues = queues
         try:
             self._build(mtu)
         except BaseException:
@@ -175,9 +176,11 @@ class Topo:
             self.ip(key, 'link set lo up')
         for host, rport in (('A', 'R0'), ('B', 'R1')):
             rc, out = _run(['ip', 'link', 'add', self.ifs[host], 'netns', self.ns[host],
-                            'numtxqueues', '1', 'numrxqueues', '1', 'type', 'veth',
+                            'numtxqueues', str(self.queues), 'numrxqueues',
+                            str(self.queues), 'type', 'veth',
                             'peer', 'name', self.ifs[rport], 'netns', self.ns['R'],
-                            'numtxqueues', '1', 'numrxqueues', '1'], check_rc=False)
+                            'numtxqueues', str(self.queues), 'numrxqueues',
+                            str(self.queues)], check_rc=False)
             if rc != 0:
                 raise Skip('cannot create a veth pair: %s' % out)
         self.set_mtu(mtu)

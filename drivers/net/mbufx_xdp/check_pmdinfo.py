@@ -11,7 +11,8 @@ import subprocess
 import sys
 
 WANT = {"iface": "<string>", "start_queue": "<int>", "queue_count": "<int>",
-        "mode": "<auto|copy|zc>", "busy_budget": "<int>",
+        "shared_umem": "<0|1>", "busy_budget": "<int>", "force_copy": "<0|1>",
+        "mode": "<drv|skb>", "bind_mode": "<auto|copy|zc>",
         "tx_kick_us": "<int>"}
 
 

@@ -5,52 +5,46 @@
 /*
  * net_mbufx_xdp: an AF_XDP ethdev whose receive path is mbufx late attach.
  *
- * Files: mbufx_xdp.c the ethdev glue (devargs, ops, bursts and the kick
- * policy, probe); mbufx_xdp_sock.c interface ioctls, the XDP program and the
- * sockets; mbufx_xdp_rx.c and mbufx_xdp_tx.c the receive and transmit cores,
- * without a socket; mbufx_xdp_ring.h the rings shared with the kernel.
+ * Files: mbufx_xdp.c the ethdev glue (devargs, ops, bursts, probe);
+ * mbufx_xdp_sock.c interface ioctls, the XDP program and the sockets;
+ * mbufx_xdp_rx.c and mbufx_xdp_tx.c the receive and transmit cores, without
+ * a socket (receive loop and refill; descriptors, completions, the kick
+ * policy); mbufx_xdp_plan.c the bind choices; mbufx_xdp_ring.h the rings
+ * shared with the kernel.
  *
  * Developer note
  * --------------
  * One AF_XDP socket per queue pair (queue i = interface queue
- * start_queue + i), created at dev_start and closed at dev_stop, bound in
- * zero-copy or copy mode (mode=auto tries zero-copy first) with XDP_USE_SG.
- * Raw syscalls only (libbpf 1.1 has no xsk.h; no libxdp): socket(AF_XDP),
- * XDP_UMEM_REG, ring sizes, XDP_MMAP_OFFSETS, mmap of the four rings, bind.
+ * start_queue + i), created at dev_start and closed at dev_stop, bound as
+ * mbufx_xdp_bind_plan() orders it for the MTU (zero-copy first when a frame
+ * fits one descriptor; multi-buffer only when it does not). Raw syscalls
+ * only (libbpf 1.1 has no xsk.h; no libxdp): socket(AF_XDP), XDP_UMEM_REG,
+ * ring sizes, XDP_MMAP_OFFSETS, mmap of the four rings, bind.
  *
  * UMEM = the Rx queue's pool memory (mbufx_xdp_rx.c): one address range,
  * unaligned chunks, fill address = buf_addr - base computed from the object
  * pointer, so neither refill nor the kernel touch the mbuf header. Two
- * ports on one pool register the same memory in two UMEMs (the kernel pins
- * the pages twice; no XDP_SHARED_UMEM coupling of the queues).
+ * queues on one pool register the same memory in two UMEMs (the kernel pins
+ * the pages twice) unless shared_umem=1 couples them (XDP_SHARED_UMEM).
  *
  * Receive: descriptors are checked against the queue's posted-buffer bitmap
  * and turned into mbufs by mbufx_xdp_rx_convert(), writing each header once
- * (mbufx_rx_attach_at / _chain). Transmit (tx_burst): a direct, unshared
- * mbuf of this UMEM's pool goes out zero-copy (one descriptor per segment,
- * or per 4 KiB piece of a longer segment, XDP_PKT_CONTD on all but the
- * last, at most 18); anything else is copied into bare buffers of the pool.
- * Either way the buffer belongs to the PMD from then on: at completion it
- * goes to the paired Rx queue's recycle ring and from there into the fill
- * ring (no pool round trip, no header write), or to the pool when that ring
- * is full. Completions come back in submission order (the kernel completes
- * a socket's TX descriptors in order, invalid ones included), so a
- * software ring parallel to the TX ring says which buffer each completion
- * frees, drained once TX_COMP_BATCH are out. Kicks: see tx_flush() (a
- * short burst may wait tx_kick_us for company while the Rx queue of the
- * pair is polled; copy mode transmits inside the kick). Refill: see
- * rx_refill() (a batch once REFILL_THRESH descriptors were taken).
+ * (mbufx_rx_attach_at / _chain). Transmit: a direct, unshared mbuf of this
+ * UMEM's pool goes out zero-copy, anything else is copied into bare buffers
+ * of the pool; completions are matched by address (mbufx_xdp_tx.c) and the
+ * buffers go to the paired Rx queue's recycle ring, from there into the fill
+ * ring. Kicks: mbufx_xdp_tx_flush() (a short burst may wait tx_kick_us for
+ * company; every poll of the Rx pair sends it when due).
  *
  * Teardown (stop, queue release, close): XSKMAP entries cleared, program
- * detached, rings unmapped before close() (else the socket lingers), then
- * every buffer the kernel could still hold is ours again: the posted bitmap,
- * the spare stash, the recycle ring and the in-flight TX slots go back to
- * the pool. Bind retries EBUSY for up to a second: a queue stays busy for a
+ * detached (its bpf_link closed), rings unmapped before close() (else the
+ * socket lingers), then the buffers come back: at once in copy mode; in
+ * zero-copy mode once the kernel released the queue (mbufx_xdp_qpair_closed()
+ * says why). Bind retries EBUSY for up to a second: a queue stays busy for a
  * few ms after the previous socket's close.
  *
- * Devargs: iface=IF[,start_queue=N][,queue_count=N][,mode=auto|copy|zc]
- * [,busy_budget=N][,tx_kick_us=N]. The XDP program (mbufx_xdp_kern.c, "xdp.frags") is
- * compiled by clang at build time and embedded; guide:
+ * Devargs: see ARG_* below. The XDP program (mbufx_xdp_kern.c,
+ * "xdp.frags") is compiled by clang at build time and embedded; guide:
  * doc/guides/nics/mbufx_xdp.rst and doc/guides/prog_guide/late_attach.rst.
  */
 
@@ -86,12 +80,26 @@
 
 RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 
+/*
+ * Devargs. Where DPDK's net_af_xdp has the same meaning, the same name:
+ * iface, start_queue, queue_count, shared_umem (mbufx_xdp_sock.c),
+ * busy_budget, force_copy, and mode=drv|skb (the XDP attach mode). Ours:
+ * bind_mode=auto|copy|zc (how the socket binds), tx_kick_us.
+ * mode=auto|copy|zc is a deprecated alias of bind_mode (its values do not
+ * overlap DPDK's).
+ */
 #define ARG_IFACE "iface"
 #define ARG_START_QUEUE "start_queue"
 #define ARG_QUEUE_COUNT "queue_count"
-#define ARG_MODE "mode"
+#define ARG_SHARED_UMEM "shared_umem"
 #define ARG_BUSY_BUDGET "busy_budget"
+#define ARG_FORCE_COPY "force_copy"
+#define ARG_MODE "mode"
+#define ARG_BIND_MODE "bind_mode"
 #define ARG_TX_KICK_US "tx_kick_us"
+#define ARGS_HELP "iface=IF, start_queue=N, queue_count=N, shared_umem=0|1, " \
+	"busy_budget=N, force_copy=0|1, mode=drv|skb, " \
+	"bind_mode=auto|copy|zc, tx_kick_us=N"
 
 const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
 	[MODE_AUTO] = "auto", [MODE_COPY] = "copy", [MODE_ZC] = "zc",
@@ -102,8 +110,18 @@ const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
  */
 
 static const char * const valid_args[] = {
-	ARG_IFACE, ARG_START_QUEUE, ARG_QUEUE_COUNT, ARG_MODE,
-	ARG_BUSY_BUDGET, ARG_TX_KICK_US, NULL
+	ARG_IFACE, ARG_START_QUEUE, ARG_QUEUE_COUNT, ARG_SHARED_UMEM,
+	ARG_BUSY_BUDGET, ARG_FORCE_COPY, ARG_MODE, ARG_BIND_MODE,
+	ARG_TX_KICK_US, NULL
+};
+
+/* What parse_args() collects before it settles the port's fields. */
+struct xdp_args {
+	int bind_mode;		/* enum xdp_mode, -1: not given */
+	int legacy_mode;	/* mode=auto|copy|zc, -1: not given */
+	uint32_t attach;	/* mode=drv|skb: XDP_FLAGS_*_MODE, 0: either */
+	uint32_t force_copy;
+	uint32_t shared_umem;
 };
 
 static int
@@ -134,35 +152,105 @@ arg_u32(const char *key __rte_unused, const char *v, void *opaque)
 }
 
 static int
-arg_mode(const char *key __rte_unused, const char *v, void *opaque)
+bind_mode_of(const char *v)
 {
 	unsigned int i;
 
 	for (i = 0; v != NULL && i < RTE_DIM(mbufx_xdp_mode_names); i++)
-		if (strcmp(v, mbufx_xdp_mode_names[i]) == 0) {
-			*(enum xdp_mode *)opaque = (enum xdp_mode)i;
-			return 0;
+		if (strcmp(v, mbufx_xdp_mode_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+arg_bind_mode(const char *key __rte_unused, const char *v, void *opaque)
+{
+	int m = bind_mode_of(v);
+
+	if (m < 0)
+		return -EINVAL;
+	((struct xdp_args *)opaque)->bind_mode = m;
+	return 0;
+}
+
+/* DPDK's mode=drv|skb, or the deprecated alias mode=auto|copy|zc. */
+static int
+arg_mode(const char *key __rte_unused, const char *v, void *opaque)
+{
+	struct xdp_args *a = opaque;
+	int m = bind_mode_of(v);
+
+	if (m >= 0)
+		a->legacy_mode = m;
+	else if (v != NULL && strcmp(v, "drv") == 0)
+		a->attach = XDP_FLAGS_DRV_MODE;
+	else if (v != NULL && strcmp(v, "skb") == 0)
+		a->attach = XDP_FLAGS_SKB_MODE;
+	else
+		return -EINVAL;	/* hw (offload) cannot redirect to sockets */
+	return 0;
+}
+
+/* After the table: settle bind mode, attach mode and DPDK's switches. */
+static int
+args_settle(const char *name, const struct xdp_args *a, struct xdp_pmd *p)
+{
+	if (a->bind_mode >= 0 && a->legacy_mode >= 0) {
+		XDP_LOG(ERR, "%s: mode=%s and bind_mode=%s: give bind_mode "
+			"only", name, mbufx_xdp_mode_names[a->legacy_mode],
+			mbufx_xdp_mode_names[a->bind_mode]);
+		return -EINVAL;
+	}
+	p->mode = MODE_AUTO;
+	if (a->bind_mode >= 0)
+		p->mode = (enum xdp_mode)a->bind_mode;
+	if (a->legacy_mode >= 0) {
+		XDP_LOG(WARNING, "%s: mode=%s is deprecated, use bind_mode=%s "
+			"(mode= is the XDP attach mode, drv|skb, as in DPDK's "
+			"net_af_xdp)", name, mbufx_xdp_mode_names[a->legacy_mode],
+			mbufx_xdp_mode_names[a->legacy_mode]);
+		p->mode = (enum xdp_mode)a->legacy_mode;
+	}
+	if (a->force_copy > 1 || a->shared_umem > 1) {
+		XDP_LOG(ERR, "%s: force_copy and shared_umem take 0 or 1", name);
+		return -EINVAL;
+	}
+	if (a->force_copy == 1) {
+		if (p->mode == MODE_ZC) {
+			XDP_LOG(ERR, "%s: force_copy=1 with bind_mode=zc", name);
+			return -EINVAL;
 		}
-	return -EINVAL;
+		p->mode = MODE_COPY;
+	}
+	p->shared_umem = (int)a->shared_umem;
+	p->attach = a->attach;
+	return 0;
 }
 
 static int
 parse_args(const char *name, const char *params, struct xdp_pmd *p)
 {
+	struct xdp_args a = { .bind_mode = -1, .legacy_mode = -1 };
 	static const struct {
 		const char *key;
 		arg_handler_t fn;
+		int in_args;	/* off is into struct xdp_args, not xdp_pmd */
 		size_t off;
 	} tab[] = {
-		{ ARG_IFACE, arg_iface, offsetof(struct xdp_pmd, iface) },
-		{ ARG_START_QUEUE, arg_u32,
+		{ ARG_IFACE, arg_iface, 0, offsetof(struct xdp_pmd, iface) },
+		{ ARG_START_QUEUE, arg_u32, 0,
 		  offsetof(struct xdp_pmd, start_queue) },
-		{ ARG_QUEUE_COUNT, arg_u32,
+		{ ARG_QUEUE_COUNT, arg_u32, 0,
 		  offsetof(struct xdp_pmd, queue_count) },
-		{ ARG_MODE, arg_mode, offsetof(struct xdp_pmd, mode) },
-		{ ARG_BUSY_BUDGET, arg_u32,
+		{ ARG_SHARED_UMEM, arg_u32, 1,
+		  offsetof(struct xdp_args, shared_umem) },
+		{ ARG_BUSY_BUDGET, arg_u32, 0,
 		  offsetof(struct xdp_pmd, busy_budget) },
-		{ ARG_TX_KICK_US, arg_u32,
+		{ ARG_FORCE_COPY, arg_u32, 1,
+		  offsetof(struct xdp_args, force_copy) },
+		{ ARG_MODE, arg_mode, 1, 0 },
+		{ ARG_BIND_MODE, arg_bind_mode, 1, 0 },
+		{ ARG_TX_KICK_US, arg_u32, 0,
 		  offsetof(struct xdp_pmd, tx_kick_us) },
 	};
 	struct rte_kvargs *kv;
@@ -171,12 +259,10 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 
 	p->queue_count = 1;
 	p->tx_kick_us = TX_KICK_US_DEFAULT;
-	p->mode = MODE_AUTO;
 	kv = rte_kvargs_parse(params == NULL ? "" : params, valid_args);
 	if (kv == NULL) {
-		XDP_LOG(ERR, "%s: bad arguments '%s' (valid: iface=IF, "
-			"start_queue=N, queue_count=N, mode=auto|copy|zc, "
-			"busy_budget=N, tx_kick_us=N)", name, params);
+		XDP_LOG(ERR, "%s: bad arguments '%s' (valid: " ARGS_HELP ")",
+			name, params);
 		return -EINVAL;
 	}
 	for (i = 0; i < RTE_DIM(tab); i++) {
@@ -186,7 +272,8 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 			break;
 		}
 		if (rte_kvargs_process(kv, tab[i].key, tab[i].fn,
-				       RTE_PTR_ADD(p, tab[i].off)) != 0) {
+				       RTE_PTR_ADD(tab[i].in_args ? (void *)&a :
+						   (void *)p, tab[i].off)) != 0) {
 			XDP_LOG(ERR, "%s: bad value for %s", name,
 				tab[i].key);
 			ret = -EINVAL;
@@ -194,6 +281,8 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 		}
 	}
 	rte_kvargs_free(kv);
+	if (ret == 0)
+		ret = args_settle(name, &a, p);
 	if (ret != 0)
 		return ret;
 	if (p->iface[0] == '\0') {
@@ -229,49 +318,16 @@ rx_wakeup(struct xdp_rxq *rq)
 		recvfrom(rq->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 }
 
-static void tx_idle_kick(struct xdp_rxq *rq);
-
 static uint16_t
 eth_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct xdp_rxq *rq = queue;
-	const struct xdp_desc *ring = rq->rx.descs;
-	struct xdp_desc d[RX_BATCH];
-	const struct xdp_desc *src;
-	uint32_t avail, k, i, used, at;
-	uint16_t nb = 0;
+	uint16_t nb;
+	int idle;
 
-	rq->polls++;
-	avail = mbufx_xdp_cons_avail(&rq->rx);
-	if (avail == 0) {
-		/* idle: the time to restock and to send a deferred TX kick */
-		if (rq->taken >= REFILL_IDLE)
-			rx_refill(rq);
-		tx_idle_kick(rq);
+	nb = mbufx_xdp_rx_burst(&rq->core, pkts, nb_pkts, &idle);
+	if (idle)
 		rx_wakeup(rq);
-		return 0;
-	}
-	while (avail != 0 && nb < nb_pkts) {
-		k = RTE_MIN(avail, (uint32_t)RX_BATCH);
-		at = rq->rx.cached_cons & rq->rx.mask;
-		if (likely(at + k <= rq->rx.size)) {
-			/* entries up to the producer are ours until released */
-			src = &ring[at];
-		} else {
-			for (i = 0; i < k; i++)
-				d[i] = ring[(at + i) & rq->rx.mask];
-			src = d;
-		}
-		nb += mbufx_xdp_rx_convert(&rq->core, src, k, pkts + nb,
-					   nb_pkts - nb, &used);
-		if (used == 0)
-			break;	/* a frame still arriving */
-		mbufx_xdp_cons_release(&rq->rx, used);
-		rq->taken += used;
-		avail -= used;
-	}
-	if (rq->taken >= REFILL_THRESH)
-		rx_refill(rq);
 	return nb;
 }
 
@@ -279,112 +335,16 @@ eth_rx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
  * Transmit
  */
 
-
-void
-mbufx_xdp_tx_kick(struct xdp_txq *tq)
-{
-	unsigned int tries;
-
-	for (tries = 0; tries < 8; tries++) {
-		if ((*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0)
-			return;
-		if (sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 &&
-		    errno != EAGAIN && errno != EBUSY && errno != ENOBUFS &&
-		    errno != EINTR) {
-			tq->core.st.kick_errors++;
-			return;
-		}
-		tq->core.st.kicks++;
-		/* copy mode sends at most 32 descriptors per call */
-		if (__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE) ==
-		    tq->core.tx.cached_prod)
-			return;
-		mbufx_xdp_tx_complete(&tq->core);
-	}
-}
-
-/*
- * Kick policy. The TX ring asks for a wakeup (always, in copy mode, where
- * the kernel transmits inside sendto(), at most TX_KICK_BATCH descriptors a
- * call); a syscall per burst costs more than the burst when bursts are a
- * packet or two. So a short burst may wait up to tx_kick_us for company,
- * but only while the paired Rx queue is being polled (its idle polls send
- * the kick when the deadline passes, tx_idle_kick()); TX_KICK_BATCH
- * descriptors pending, an expired deadline, or no Rx poll since the last
- * burst kick at once. tx_kick_us=0: every burst is kicked.
- */
-static inline void
-tx_flush(struct xdp_txq *tq)
-{
-	uint32_t pending = tq->core.tx.cached_prod -
-		__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE);
-	uint64_t polls, now;
-
-	if (pending == 0 || (*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0) {
-		__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
-		return;
-	}
-	polls = __atomic_load_n(&tq->rxq->polls, __ATOMIC_RELAXED);
-	if (tq->kick_delay != 0 && pending < TX_KICK_BATCH &&
-	    polls != tq->polls_seen) {
-		tq->polls_seen = polls;
-		now = rte_rdtsc();
-		if (tq->kick_at == 0) {
-			__atomic_store_n(&tq->kick_at, now + tq->kick_delay,
-					 __ATOMIC_RELAXED);
-			tq->core.st.kicks_deferred++;
-			return;
-		}
-		if (now < tq->kick_at) {
-			tq->core.st.kicks_deferred++;
-			return;
-		}
-	}
-	tq->polls_seen = polls;
-	__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
-	mbufx_xdp_tx_kick(tq);
-}
-
-/*
- * The paired Rx queue found nothing: send the TX queue's deferred kick if
- * its deadline passed. May run on another lcore than the TX queue: it only
- * reads the TX side and calls sendto(), which the kernel serialises; after
- * a kick (or a failed one, link down) it waits a delay before the next.
- */
-static void
-tx_idle_kick(struct xdp_rxq *rq)
-{
-	struct xdp_txq *tq = rq->pmd->txqs[rq->qid];
-	uint64_t at, now;
-
-	if (tq == NULL || tq->fd < 0)
-		return;
-	at = __atomic_load_n(&tq->kick_at, __ATOMIC_RELAXED);
-	if (likely(at == 0))
-		return;
-	now = rte_rdtsc();
-	if (now < at || now < rq->idle_kick_next)
-		return;
-	if (__atomic_load_n(tq->core.tx.consumer, __ATOMIC_ACQUIRE) ==
-	    __atomic_load_n(tq->core.tx.producer, __ATOMIC_RELAXED) ||
-	    (*tq->core.tx.flags & XDP_RING_NEED_WAKEUP) == 0)
-		return;
-	rq->idle_kick_next = now + tq->kick_delay;
-	(void)sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
-	rq->idle_kicks++;
-}
-
 static uint16_t
 eth_tx_burst(void *queue, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct xdp_txq *tq = queue;
 	uint16_t n;
 
-	n = mbufx_xdp_tx_enqueue(&tq->core, pkts, nb_pkts,
-				 tq->pmd->sg ? MBUFX_XDP_MAX_FRAGS : 1);
+	n = mbufx_xdp_tx_enqueue(&tq->core, pkts, nb_pkts, tq->max_descs);
 	/* also when nothing was added: descriptors left by a failed kick
 	 * (link down) must go once the link is back */
-	tx_flush(tq);
+	mbufx_xdp_tx_flush(&tq->core);
 	return n;
 }
 
@@ -414,21 +374,57 @@ eth_configure(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* Multi-buffer of a queue: what its bind proved, else what the kernel
+ * offers (the bind plan then insists on it when the MTU needs it). */
+static int
+rxq_sg(const struct xdp_pmd *p, const struct xdp_rxq *rq)
+{
+	return rq->fd >= 0 ? rq->sg : p->sg_kernel;
+}
+
+/*
+ * Descriptors per frame of a queue (rq NULL: before any pool): its bind's
+ * when bound, else what a bind will likely give: zero-copy keeps to the
+ * device's limit (xdp_zc_max_segs) when the device has zero-copy and the
+ * bind mode allows it.
+ */
+static uint32_t
+frame_descs(const struct xdp_pmd *p, const struct xdp_rxq *rq)
+{
+	int zc, sg;
+
+	if (rq != NULL && rq->fd >= 0) {
+		zc = rq->zc;
+		sg = rq->sg;
+	} else {
+		zc = p->mode != MODE_COPY &&
+			(p->caps.features & XDP_ACT_XSK_ZEROCOPY) != 0;
+		sg = p->sg_kernel;
+	}
+	return mbufx_xdp_tx_max_descs(zc, sg, p->caps.zc_max_segs);
+}
+
 static uint32_t
 max_rx_frame(const struct rte_eth_dev *dev)
 {
 	const struct xdp_pmd *p = dev->data->dev_private;
-	uint32_t m = UINT32_MAX;
+	const struct xdp_rxq *rq;
+	uint32_t m = UINT32_MAX, frag;
 	uint16_t i;
 
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		if (p->rxqs[i] != NULL && p->rxqs[i]->set_up)
-			m = RTE_MIN(m, mbufx_xdp_rxq_max_frame(&p->rxqs[i]->core,
-							       p->sg));
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		rq = p->rxqs[i];
+		if (rq == NULL || !rq->set_up)
+			continue;
+		/* a frame arrives in at most frame_descs() descriptors */
+		frag = mbufx_xdp_rxq_max_frame(&rq->core, 0);
+		m = RTE_MIN(m, RTE_MIN(mbufx_xdp_rxq_max_frame(&rq->core,
+							       rxq_sg(p, rq)),
+				       frag * frame_descs(p, rq)));
+	}
 	if (m == UINT32_MAX)	/* no pool yet: the smallest one accepted */
-		m = p->sg ? (MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM) *
-			MBUFX_XDP_MAX_FRAGS :
-			MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM;
+		m = (MBUFX_XDP_CHUNK_MIN - MBUFX_XDP_HEADROOM) *
+			frame_descs(p, NULL);
 	return m;
 }
 
@@ -444,15 +440,18 @@ eth_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->min_rx_bufsize = MBUFX_XDP_CHUNK_MIN;
 	info->max_rx_pktlen = max_rx_frame(dev);
 	info->min_mtu = RTE_ETHER_MIN_MTU;
-	info->max_mtu = info->max_rx_pktlen - L2_OVERHEAD;
+	/* chains of 18 fragments reach 69120 bytes: max_mtu is 16 bits */
+	info->max_mtu = (uint16_t)RTE_MIN(info->max_rx_pktlen - L2_OVERHEAD,
+					  (uint32_t)UINT16_MAX);
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
 	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	info->rx_desc_lim.nb_max = DESC_MAX;
 	info->rx_desc_lim.nb_min = DESC_MIN;
 	info->rx_desc_lim.nb_align = DESC_MIN;
 	info->tx_desc_lim = info->rx_desc_lim;
-	info->tx_desc_lim.nb_seg_max = MBUFX_XDP_MAX_FRAGS;
-	info->tx_desc_lim.nb_mtu_seg_max = MBUFX_XDP_MAX_FRAGS;
+	/* longer chains are copied into fewer descriptors when they fit */
+	info->tx_desc_lim.nb_seg_max = (uint16_t)frame_descs(p, p->rxqs[0]);
+	info->tx_desc_lim.nb_mtu_seg_max = info->tx_desc_lim.nb_seg_max;
 	info->default_rxportconf.ring_size = DESC_DEFAULT;
 	info->default_txportconf.ring_size = DESC_DEFAULT;
 	info->default_rxportconf.nb_queues = 1;
@@ -470,14 +469,46 @@ desc_count(uint16_t n)
 				       (uint32_t)DESC_MIN));
 }
 
+/*
+ * Held zero-copy buffers (mbufx_xdp_qpair_closed()) come back once the
+ * kernel released the queue; if it does not within the wait, they stay out
+ * of the pool for good rather than be reused under the device's DMA.
+ * Returns whether the pair is still held.
+ */
+static int
+hold_end(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
+{
+	if (rq == NULL || !rq->core.held)
+		return 0;
+	if (mbufx_xdp_queue_released(p, rq->qid) == 0) {
+		mbufx_xdp_qpair_released(&rq->core,
+					 tq != NULL ? &tq->core : NULL);
+		return 0;
+	}
+	XDP_LOG(ERR, "%s queue %u: the kernel still holds the zero-copy "
+		"queue: %" PRIu64 " buffers stay out of pool %s", p->iface,
+		p->start_queue + rq->qid, rq->core.nb_posted, rq->core.mp->name);
+	return 1;
+}
+
 static void
 rxq_free(struct xdp_pmd *p, uint16_t qid)
 {
 	struct xdp_rxq *rq = p->rxqs[qid];
+	struct xdp_txq *tq;
 
 	if (rq == NULL)
 		return;
-	mbufx_xdp_sock_close(p, rq, qid < MAX_QUEUES ? p->txqs[qid] : NULL);
+	tq = qid < MAX_QUEUES ? p->txqs[qid] : NULL;
+	mbufx_xdp_sock_close(p, rq, tq);
+	if (tq != NULL) {
+		/* its transmit core lives on this UMEM */
+		if (!hold_end(p, rq, tq))
+			mbufx_xdp_txq_release(&tq->core);
+		mbufx_xdp_txq_fini(&tq->core);
+	} else {
+		hold_end(p, rq, NULL);
+	}
 	if (rq->set_up)
 		mbufx_xdp_rxq_fini(&rq->core);
 	rte_free(rq);
@@ -493,6 +524,8 @@ txq_free(struct xdp_pmd *p, uint16_t qid)
 		return;
 	if (p->rxqs[qid] != NULL)
 		mbufx_xdp_sock_close(p, p->rxqs[qid], tq);
+	if (!hold_end(p, p->rxqs[qid], tq))
+		mbufx_xdp_txq_release(&tq->core);
 	mbufx_xdp_txq_fini(&tq->core);
 	rte_free(tq);
 	p->txqs[qid] = NULL;
@@ -529,7 +562,7 @@ eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	}
 	rq->set_up = 1;
 	rq->core.scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
-	max = mbufx_xdp_rxq_max_frame(&rq->core, p->sg);
+	max = mbufx_xdp_rxq_max_frame(&rq->core, p->sg_kernel);
 	if (frame > max) {
 		XDP_LOG(ERR, "%s: Rx queue %u: MTU %u needs %u-byte frames; "
 			"pool %s (data room %u) takes %u%s", p->iface, qid,
@@ -557,11 +590,8 @@ eth_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 				RTE_CACHE_LINE_SIZE, (int)socket);
 	if (tq == NULL)
 		return -ENOMEM;
-	if (mbufx_xdp_txq_init(&tq->core, desc_count(nb_desc),
-			       (int)socket) != 0) {
-		rte_free(tq);
-		return -ENOMEM;
-	}
+	tq->nb_desc = desc_count(nb_desc);
+	tq->socket = (int)socket;
 	tq->fd = -1;
 	tq->qid = qid;
 	tq->pmd = p;
@@ -640,8 +670,14 @@ eth_start(struct rte_eth_dev *dev)
 			return -EINVAL;
 		}
 		p->txqs[i]->rxq = p->rxqs[i];
-		p->txqs[i]->core.rxq = &p->rxqs[i]->core;
+		/* the transmit core follows its pair's UMEM (rxq_free() ends it) */
+		if (p->txqs[i]->core.pending == NULL &&
+		    mbufx_xdp_txq_init(&p->txqs[i]->core, &p->rxqs[i]->core,
+				       p->txqs[i]->nb_desc,
+				       p->txqs[i]->socket) != 0)
+			return -ENOMEM;
 	}
+	p->mtu = dev->data->mtu;
 	ret = mbufx_xdp_prog_attach(p);
 	if (ret != 0)
 		return ret;
@@ -781,7 +817,7 @@ eth_stats_reset(struct rte_eth_dev *dev)
 			p->rxqs[i]->kreset = ks;
 			memset(&p->rxqs[i]->core.st, 0,
 			       sizeof(p->rxqs[i]->core.st));
-			p->rxqs[i]->idle_kicks = 0;
+			p->rxqs[i]->core.rx_kicks = 0;
 		}
 		if (p->txqs[i] != NULL)
 			memset(&p->txqs[i]->core.st, 0,
@@ -791,7 +827,7 @@ eth_stats_reset(struct rte_eth_dev *dev)
 }
 
 /* xstats: one table of name and where the counter lives. */
-enum xs_src { XS_RX, XS_RXQ, XS_TX, XS_KERNEL, XS_DERIVED };
+enum xs_src { XS_RX, XS_RXQ, XS_TX, XS_TXQ, XS_KERNEL, XS_DERIVED };
 
 static const struct {
 	char name[RTE_ETH_XSTATS_NAME_SIZE];
@@ -835,15 +871,25 @@ static const struct {
 	{ "tx_kicks", XS_TX, offsetof(struct mbufx_xdp_tx_stats, kicks) },
 	{ "tx_kicks_deferred", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, kicks_deferred) },
-	{ "tx_idle_kicks", XS_RXQ, offsetof(struct xdp_rxq, idle_kicks) },
+	{ "tx_kicks_from_rx", XS_RXQ, offsetof(struct xdp_rxq, core.rx_kicks) },
+	{ "tx_kicks_retried", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, kicks_retried) },
 	{ "tx_kick_errors", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, kick_errors) },
 	{ "tx_recycled_to_rx", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, recycled) },
 	{ "tx_completed_to_pool", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, to_pool) },
-	{ "tx_completion_mismatch", XS_TX,
-	  offsetof(struct mbufx_xdp_tx_stats, comp_mismatch) },
+	{ "tx_descs_in_flight", XS_TXQ,
+	  offsetof(struct xdp_txq, core.nb_inflight) },
+	{ "tx_completions_missing", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, comp_missing) },
+	{ "tx_completion_unknown", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, comp_unknown) },
+	{ "tx_malformed_drops", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, malformed) },
+	{ "tx_too_many_segs_drops", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, too_many_segs) },
 	/* hundredths of a header cache line written per received packet */
 	{ "rx_hdr_lines_per_pkt_x100", XS_DERIVED, 0 },
 };
@@ -895,6 +941,8 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 				base = &ks;
 			else if (xstats_tab[i].src == XS_TX && tq != NULL)
 				base = &tq->core.st;
+			else if (xstats_tab[i].src == XS_TXQ && tq != NULL)
+				base = tq;
 			if (base != NULL)
 				v[i] += *(const uint64_t *)RTE_PTR_ADD(base,
 							xstats_tab[i].off);
@@ -968,8 +1016,9 @@ probe(struct rte_vdev_device *vdev)
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		XDP_LOG(ERR, "%s: secondary processes are not supported",
-			name);
+		XDP_LOG(ERR, "%s: secondary processes are not supported: "
+			"the AF_XDP sockets and the UMEM belong to the "
+			"primary; use the port there", name);
 		return -ENOTSUP;
 	}
 	ret = parse_args(name, rte_vdev_device_args(vdev), &tmp);
@@ -997,15 +1046,22 @@ probe(struct rte_vdev_device *vdev)
 	memcpy(tmp.mac.addr_bytes, ifr.ifr_hwaddr.sa_data,
 	       RTE_ETHER_ADDR_LEN);
 	mbufx_xdp_if_get_mtu(tmp.iface, &mtu);
+	if (mbufx_xdp_dev_caps(tmp.ifindex, &tmp.caps) == 0)
+		XDP_LOG(INFO, "%s: %s: XDP features %#" PRIx64 ", zero-copy %s, "
+			"%u descriptors per zero-copy frame", name, tmp.iface,
+			tmp.caps.features,
+			(tmp.caps.features & XDP_ACT_XSK_ZEROCOPY) != 0 ?
+			"yes" : "no", tmp.caps.zc_max_segs);
 
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*p));
 	if (dev == NULL)
 		return -ENOMEM;
 	p = dev->data->dev_private;
 	*p = tmp;
-	p->sg = 1;
+	p->sg_kernel = mbufx_xdp_kernel_has_sg();
 	p->prog_fd = -1;
 	p->map_fd = -1;
+	p->link_fd = -1;
 	p->port_id = dev->data->port_id;
 	dev->data->mac_addrs = &p->mac;
 	dev->data->mtu = mtu;
@@ -1014,7 +1070,8 @@ probe(struct rte_vdev_device *vdev)
 	dev->rx_pkt_burst = eth_rx_burst;
 	dev->tx_pkt_burst = eth_tx_burst;
 	rte_eth_dev_probing_finish(dev);
-	XDP_LOG(INFO, "%s: port %u on %s (ifindex %d), queues %u..%u, mode %s",
+	XDP_LOG(INFO, "%s: port %u on %s (ifindex %d), queues %u..%u, "
+		"bind_mode %s",
 		name, p->port_id, p->iface, p->ifindex, p->start_queue,
 		p->start_queue + p->queue_count - 1, mbufx_xdp_mode_names[p->mode]);
 	return 0;
@@ -1042,6 +1099,9 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mbufx_xdp,
 	"iface=<string> "
 	"start_queue=<int> "
 	"queue_count=<int> "
-	"mode=<auto|copy|zc> "
+	"shared_umem=<0|1> "
 	"busy_budget=<int> "
+	"force_copy=<0|1> "
+	"mode=<drv|skb> "
+	"bind_mode=<auto|copy|zc> "
 	"tx_kick_us=<int>");

@@ -21,6 +21,7 @@
 #include <rte_ether.h>
 #include <rte_log.h>
 
+#include "mbufx_xdp_plan.h"
 #include "mbufx_xdp_rx.h"
 #include "mbufx_xdp_tx.h"
 
@@ -33,34 +34,33 @@ extern int mbufx_xdp_logtype;
 #define DESC_MIN 64
 #define DESC_MAX 8192
 #define DESC_DEFAULT 1024
-#define RX_BATCH 64		/* descriptors converted per step */
-#define REFILL_THRESH 32	/* refill once this many buffers were taken */
-#define REFILL_IDLE 8		/* ... or this many, on a poll that found none */
-#define TX_KICK_BATCH 32	/* copy mode transmits this many per sendto() */
 #define TX_KICK_US_DEFAULT 16	/* deferral of a kick for a short burst */
 #define BIND_RETRY_MS 1000
 #define L2_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
 
-enum xdp_mode { MODE_AUTO, MODE_COPY, MODE_ZC };
 extern const char * const mbufx_xdp_mode_names[MODE_ZC + 1];
+
+/* What the kernel says of a device's XDP (netlink "netdev" family). */
+#define XDP_ACT_XSK_ZEROCOPY (1u << 3)	/* NETDEV_XDP_ACT_XSK_ZEROCOPY */
+struct xdp_dev_caps {
+	int known;		/* the kernel answered (Linux 6.3 and later) */
+	uint64_t features;	/* NETDEV_XDP_ACT_* */
+	uint32_t zc_max_segs;	/* descriptors per zero-copy frame, 0: unknown */
+};
 
 struct bpf_object;
 struct xdp_pmd;
 
 struct xdp_rxq {
 	struct mbufx_xdp_rxq core;	/* receive core, fill ring inside */
-	struct mbufx_xdp_ring rx;
 	struct xdp_pmd *pmd;
 	int fd;				/* -1 while stopped */
 	int busy_poll;
 	int zc;				/* bound in zero-copy mode */
+	int sg;				/* bound with XDP_USE_SG */
 	int set_up;			/* core initialised */
 	uint16_t qid;
 	uint32_t nb_desc;
-	uint32_t taken;			/* RX descriptors consumed since refill */
-	uint64_t polls;			/* rx_burst calls: the port is polled */
-	uint64_t idle_kicks;		/* deferred TX kicks issued from here */
-	uint64_t idle_kick_next;	/* TSC: no idle kick before */
 	struct xdp_statistics kbase;	/* kernel counters of closed sockets */
 	struct xdp_statistics kreset;	/* kernel counters at stats reset */
 };
@@ -69,11 +69,11 @@ struct xdp_txq {
 	struct mbufx_xdp_txq core;	/* transmit core, TX and completion rings */
 	struct xdp_rxq *rxq;		/* pair: its socket */
 	struct xdp_pmd *pmd;
-	uint64_t kick_at;		/* TSC deadline of a deferred kick, 0: none */
-	uint64_t kick_delay;		/* TSC cycles a short burst may wait */
-	uint64_t polls_seen;		/* rxq->polls at the previous burst */
 	int fd;
+	int socket;			/* NUMA socket of the queue */
 	uint16_t qid;
+	uint32_t nb_desc;
+	uint32_t max_descs;		/* per frame: mbufx_xdp_tx_max_descs() */
 };
 
 struct xdp_pmd {
@@ -84,34 +84,21 @@ struct xdp_pmd {
 	enum xdp_mode mode;
 	uint32_t busy_budget;
 	uint32_t tx_kick_us;		/* 0: kick every burst */
-	int sg;				/* XDP_USE_SG accepted */
+	int shared_umem;		/* register a pool's memory once */
+	int sg_kernel;			/* the kernel knows XDP_USE_SG */
+	struct xdp_dev_caps caps;	/* the device's, at probe */
+	uint16_t mtu;			/* at dev_start: what the binds must receive */
 	uint16_t port_id;
 	struct rte_ether_addr mac;
 	struct bpf_object *obj;
 	int prog_fd;
 	int map_fd;
+	int link_fd;			/* bpf_link of the attach, -1: netlink */
+	uint32_t attach;		/* mode=drv|skb asked, 0: native, else generic */
 	uint32_t attach_flags;		/* XDP_FLAGS_*_MODE in use */
 	struct xdp_rxq *rxqs[MAX_QUEUES];
 	struct xdp_txq *txqs[MAX_QUEUES];
 };
-
-/*
- * Refill once REFILL_THRESH buffers were taken from the RX ring: every RX
- * descriptor freed a fill slot, so the count says when a batch is worth
- * posting without reading the kernel's fill consumer (a cache line the
- * kernel writes) on every burst. Buffers the kernel takes without
- * completing them (frames it dropped) come back through later descriptors,
- * so the count never overstates the room; a pool that ran dry leaves the
- * unfilled slots counted, to be retried.
- */
-static inline void
-rx_refill(struct xdp_rxq *rq)
-{
-	struct mbufx_xdp_ring *f = &rq->core.fill;
-
-	mbufx_xdp_rxq_refill(&rq->core);
-	rq->taken = f->size - (f->cached_prod - f->cached_cons);
-}
 
 /* Interface control (ioctl on a throw-away socket). */
 int mbufx_xdp_if_ioctl(const char *iface, unsigned long req, struct ifreq *ifr);
@@ -134,10 +121,17 @@ int mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq,
 void mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq,
 		struct xdp_txq *tq);
 
+/* Wait (up to a second) for the kernel to release queue qid after a
+ * zero-copy socket's close: 0, or -EBUSY while a pool is still there. */
+int mbufx_xdp_queue_released(struct xdp_pmd *p, uint16_t qid);
+
+int mbufx_xdp_dev_caps(int ifindex, struct xdp_dev_caps *c);
+
+/* Whether the kernel knows XDP_USE_SG (probe time, no device needed). */
+int mbufx_xdp_kernel_has_sg(void);
+
 /* Kernel counters of a queue since the last reset (live + closed). */
 void mbufx_xdp_kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks);
 
-/* Kick the kernel into transmitting what the TX ring holds (mbufx_xdp.c). */
-void mbufx_xdp_tx_kick(struct xdp_txq *tq);
 
 #endif /* MBUFX_XDP_H */

@@ -35,6 +35,7 @@
 #include <rte_memory.h>
 
 #include "mbufx_xdp_rx.h"
+#include "mbufx_xdp_tx.h"
 
 RTE_LOG_REGISTER(mbufx_xdp_rx_logtype, pmd.net.mbufx_xdp.rx, NOTICE);
 #define RXQ_LOG(level, fmt, ...) \
@@ -231,10 +232,28 @@ put_handles(struct mbufx_xdp_rxq *q, void **h, unsigned int n)
 }
 
 void
+mbufx_xdp_rxq_release_spare(struct mbufx_xdp_rxq *q)
+{
+	void *h[MBUFX_RX_BULK_MAX];
+	unsigned int k;
+
+	if (q->rx == NULL)
+		return;
+	put_handles(q, q->spare, q->nb_spare);
+	q->nb_spare = 0;
+	/* recycled TX buffers were never posted: straight to the pool */
+	while (q->recycle != NULL &&
+	       (k = rte_ring_sc_dequeue_burst(q->recycle, h, RTE_DIM(h),
+					      NULL)) != 0)
+		rte_mempool_put_bulk(q->mp, h, k);
+	q->contd_skip = 0;
+}
+
+void
 mbufx_xdp_rxq_release(struct mbufx_xdp_rxq *q)
 {
 	void *h[MBUFX_RX_BULK_MAX];
-	unsigned int n = 0, k;
+	unsigned int n = 0;
 	uint64_t w, word, bit;
 
 	if (q->rx == NULL)
@@ -255,20 +274,18 @@ mbufx_xdp_rxq_release(struct mbufx_xdp_rxq *q)
 	}
 	put_handles(q, h, n);
 	q->nb_posted = 0;
-	put_handles(q, q->spare, q->nb_spare);
-	q->nb_spare = 0;
-	/* recycled TX buffers were never posted: straight to the pool */
-	while (q->recycle != NULL &&
-	       (k = rte_ring_sc_dequeue_burst(q->recycle, h, RTE_DIM(h),
-					      NULL)) != 0)
-		rte_mempool_put_bulk(q->mp, h, k);
-	q->contd_skip = 0;
+	q->held = 0;
+	mbufx_xdp_rxq_release_spare(q);
 }
 
 void
 mbufx_xdp_rxq_fini(struct mbufx_xdp_rxq *q)
 {
-	mbufx_xdp_rxq_release(q);
+	/* held buffers the kernel may still reach stay out of the pool */
+	if (q->held)
+		mbufx_xdp_rxq_release_spare(q);
+	else
+		mbufx_xdp_rxq_release(q);
 	rte_ring_free(q->recycle);
 	rte_free(q->spare);
 	rte_free(q->posted);
@@ -516,5 +533,61 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		q->st.bytes += total;
 	}
 	*used = i;
+	return nb;
+}
+
+void
+mbufx_xdp_rxq_restock(struct mbufx_xdp_rxq *q)
+{
+	struct mbufx_xdp_ring *f = &q->fill;
+
+	mbufx_xdp_rxq_refill(q);
+	q->taken = f->size - (f->cached_prod - f->cached_cons);
+}
+
+uint16_t
+mbufx_xdp_rx_burst(struct mbufx_xdp_rxq *q, struct rte_mbuf **pkts,
+		   uint16_t nb_pkts, int *idle)
+{
+	const struct xdp_desc *ring = q->rxr.descs;
+	struct xdp_desc d[MBUFX_XDP_RX_BATCH];
+	const struct xdp_desc *src;
+	uint32_t avail, k, i, used, at;
+	uint16_t nb = 0;
+
+	q->polls++;
+	/* busy or idle: under one-way overload this queue is never empty */
+	if (q->pair != NULL)
+		mbufx_xdp_tx_poll(q->pair, &q->kick_next, &q->rx_kicks);
+	avail = mbufx_xdp_cons_avail(&q->rxr);
+	if (avail == 0) {
+		/* idle: the time to restock */
+		if (q->taken >= MBUFX_XDP_REFILL_IDLE)
+			mbufx_xdp_rxq_restock(q);
+		*idle = 1;
+		return 0;
+	}
+	*idle = 0;
+	while (avail != 0 && nb < nb_pkts) {
+		k = RTE_MIN(avail, (uint32_t)MBUFX_XDP_RX_BATCH);
+		at = q->rxr.cached_cons & q->rxr.mask;
+		if (likely(at + k <= q->rxr.size)) {
+			/* entries up to the producer are ours until released */
+			src = &ring[at];
+		} else {
+			for (i = 0; i < k; i++)
+				d[i] = ring[(at + i) & q->rxr.mask];
+			src = d;
+		}
+		nb += mbufx_xdp_rx_convert(q, src, k, pkts + nb, nb_pkts - nb,
+					   &used);
+		if (used == 0)
+			break;	/* a frame still arriving */
+		mbufx_xdp_cons_release(&q->rxr, used);
+		q->taken += used;
+		avail -= used;
+	}
+	if (q->taken >= MBUFX_XDP_REFILL_THRESH)
+		mbufx_xdp_rxq_restock(q);
 	return nb;
 }

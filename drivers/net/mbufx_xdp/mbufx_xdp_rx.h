@@ -51,6 +51,12 @@
 /* Bitmap granule: mbuf objects are cache-line aligned. */
 #define MBUFX_XDP_GRANULE_SHIFT 6
 
+/* Receive loop policy: descriptors converted per step, and refill once
+ * this many buffers were taken (REFILL_IDLE: on a poll that found none). */
+#define MBUFX_XDP_RX_BATCH 64
+#define MBUFX_XDP_REFILL_THRESH 32
+#define MBUFX_XDP_REFILL_IDLE 8
+
 /* Most TX completions a queue parks for its fill ring (power of two). */
 #define MBUFX_XDP_RECYCLE_MAX 256
 
@@ -70,6 +76,8 @@ struct mbufx_xdp_rx_stats {
 	uint64_t nombuf;	/* fill-ring slots left empty: pool dry */
 };
 
+struct mbufx_xdp_txq;
+
 struct mbufx_xdp_rxq {
 	struct mbufx_rx *rx;	/* late attach on the pool */
 	struct rte_mempool *mp;
@@ -82,6 +90,8 @@ struct mbufx_xdp_rxq {
 	uint16_t queue;
 	int scatter;		/* deliver chains (RTE_ETH_RX_OFFLOAD_SCATTER) */
 	uint32_t contd_skip;	/* dropping the rest of an over-long frame */
+	int held;		/* posted buffers held: zero-copy socket closed,
+				 * its release by the kernel not yet seen */
 	uint64_t *posted;	/* bitmap, one bit per 64 bytes of UMEM */
 	uint64_t nb_bits;
 	uint64_t nb_posted;	/* bits set */
@@ -90,6 +100,12 @@ struct mbufx_xdp_rxq {
 	uint32_t spare_max;
 	struct rte_ring *recycle; /* TX completions -> fill ring */
 	struct mbufx_xdp_ring fill; /* where refill posts */
+	struct mbufx_xdp_ring rxr;  /* RX ring: where the kernel delivers */
+	uint32_t taken;		/* RX descriptors consumed since refill */
+	uint64_t polls;		/* rx_burst calls: the queue is polled */
+	struct mbufx_xdp_txq *pair; /* Tx queue whose deferred kick polls send */
+	uint64_t rx_kicks;	/* deferred TX kicks issued from here */
+	uint64_t kick_next;	/* TSC: no kick from here before */
 	struct mbufx_xdp_rx_stats st;
 };
 
@@ -101,12 +117,18 @@ int mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
 		uint16_t port, uint16_t queue, uint32_t nb_desc, int socket);
 
 /* Give every buffer back (posted, spare, recycle ring) and free what init
- * allocated. The fill ring must no longer be in the kernel's hands. */
+ * allocated. The fill ring must no longer be in the kernel's hands; posted
+ * buffers of a queue still held (mbufx_xdp_qpair_closed()) are left out of
+ * the pool for good. */
 void mbufx_xdp_rxq_fini(struct mbufx_xdp_rxq *q);
 
 /* Give back every posted, spare and recycled buffer (the kernel no longer
  * owns any: socket closed), keeping the queue usable. */
 void mbufx_xdp_rxq_release(struct mbufx_xdp_rxq *q);
+
+/* Give back the buffers the kernel returned (spare stash, recycle ring),
+ * not the posted ones. */
+void mbufx_xdp_rxq_release_spare(struct mbufx_xdp_rxq *q);
 
 /* Post buffers to q->fill until it is full or the pool is dry (spare stash
  * first, then the recycle ring, then the pool). Returns buffers posted. */
@@ -125,6 +147,29 @@ uint32_t mbufx_xdp_rxq_refill(struct mbufx_xdp_rxq *q);
 uint16_t mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q,
 		const struct xdp_desc *d, uint32_t n, struct rte_mbuf **pkts,
 		uint16_t nb_pkts, uint32_t *used);
+
+/*
+ * Refill once MBUFX_XDP_REFILL_THRESH buffers were taken from the RX ring:
+ * every RX descriptor freed a fill slot, so the count says when a batch is
+ * worth posting without reading the kernel's fill consumer (a cache line the
+ * kernel writes) on every burst. Buffers the kernel takes without completing
+ * them (frames it dropped) come back through later descriptors, so the count
+ * never overstates the room; a pool that ran dry leaves the unfilled slots
+ * counted, to be retried.
+ */
+void mbufx_xdp_rxq_restock(struct mbufx_xdp_rxq *q);
+
+/*
+ * The receive loop: up to nb_pkts frames from q->rxr (entries read in place,
+ * copied when they wrap), refill by the thresholds above. A poll that finds
+ * the ring empty restocks from REFILL_IDLE and sets *idle (the caller's
+ * cue to wake the kernel). Every poll, busy or idle, sends the paired Tx
+ * queue's deferred kick when due (mbufx_xdp_tx_poll()): the kick of a
+ * short burst waits at most kick_delay while this queue is polled, also
+ * when it is never empty.
+ */
+uint16_t mbufx_xdp_rx_burst(struct mbufx_xdp_rxq *q, struct rte_mbuf **pkts,
+		uint16_t nb_pkts, int *idle);
 
 /* Offset of a handle's buffer in the UMEM. */
 static inline uint64_t

@@ -7,15 +7,26 @@
  * into bare UMEM buffers), completions back to the receive side. No socket
  * here (see mbufx_xdp_tx.h).
  *
- * Completions come back in submission order (the kernel completes a
- * socket's TX descriptors in order, invalid ones included), so a software
- * ring parallel to the TX ring (inflight[]) says which buffer each
- * completion frees.
+ * Completions are matched by address, never by position: kernels complete
+ * out of submission order (copy mode since the out-of-order segment frees,
+ * zero-copy drivers by design) and give no completion at all for what they
+ * drop (zero-copy frames over the device's segment limit, copy-mode frames
+ * dropped in xsk_build_skb). A completion address, masked, is the UMEM
+ * offset of its buffer's buf_addr; pending[] holds, per 64-byte granule of
+ * the UMEM, how many descriptors of the buffer starting there are still the
+ * kernel's (several when a long zero-copy segment goes out in chunk-sized
+ * pieces). The buffer is freed when its count reaches zero; an address that
+ * names no buffer in flight is counted and ignored. A completion that never
+ * comes costs its buffer until teardown, never transmit capacity: room on
+ * the TX ring is all that limits a burst (the kernel reserves a completion
+ * slot before it consumes a TX descriptor, and the completion ring is as
+ * large as the TX ring).
  */
 
 #include <errno.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
@@ -23,39 +34,93 @@
 #include "mbufx_xdp_tx.h"
 
 #define TX_COPY (1u << 31)	/* mbufx_xdp_tx_enqueue: this frame is copied */
-#define TX_COMP_BATCH 32	/* drain completions once this many are out */
+#define TX_COMP_BATCH 32	/* drain completions once this many went out */
+
+uint32_t
+mbufx_xdp_tx_max_descs(int zc, int sg, uint32_t zc_max_segs)
+{
+	if (!sg)
+		return 1;
+	if (zc)
+		return RTE_MAX(1u, RTE_MIN(zc_max_segs,
+					   (uint32_t)MBUFX_XDP_MAX_FRAGS));
+	return MBUFX_XDP_MAX_FRAGS;
+}
 
 int
-mbufx_xdp_txq_init(struct mbufx_xdp_txq *q, uint32_t nb_desc, int socket)
+mbufx_xdp_txq_init(struct mbufx_xdp_txq *q, struct mbufx_xdp_rxq *rxq,
+		   uint32_t nb_desc, int socket)
 {
 	memset(q, 0, sizeof(*q));
+	q->rxq = rxq;
 	q->nb_desc = nb_desc;
-	q->inflight = rte_zmalloc_socket("mbufx_xdp_inflight",
-					 sizeof(void *) * nb_desc,
-					 RTE_CACHE_LINE_SIZE, socket);
-	return q->inflight == NULL ? -ENOMEM : 0;
+	q->nb_granules = rxq->nb_bits;
+	q->pending = rte_zmalloc_socket("mbufx_xdp_pending",
+					RTE_ALIGN_CEIL(q->nb_granules, 8),
+					RTE_CACHE_LINE_SIZE, socket);
+	return q->pending == NULL ? -ENOMEM : 0;
 }
 
 void
 mbufx_xdp_txq_fini(struct mbufx_xdp_txq *q)
 {
-	rte_free(q->inflight);
-	q->inflight = NULL;
+	rte_free(q->pending);
+	q->pending = NULL;
+	q->rxq = NULL;
+}
+
+static inline void *
+granule_handle(const struct mbufx_xdp_txq *q, uint64_t g)
+{
+	return (void *)(q->rxq->base + (g << MBUFX_XDP_GRANULE_SHIFT));
+}
+
+static inline uint64_t
+handle_granule(const struct mbufx_xdp_txq *q, const void *h)
+{
+	return ((uintptr_t)h - q->rxq->base) >> MBUFX_XDP_GRANULE_SHIFT;
 }
 
 void
-mbufx_xdp_txq_release(struct mbufx_xdp_txq *tq)
+mbufx_xdp_txq_release(struct mbufx_xdp_txq *q)
 {
-	uint32_t i;
-	void *h;
+	uint64_t g, w;
 
-	/* every descriptor not completed yet is ours again */
-	for (i = tq->cq.cached_cons; i != tq->tx.cached_prod; i++) {
-		h = tq->inflight[i & (tq->nb_desc - 1)];
-		tq->inflight[i & (tq->nb_desc - 1)] = NULL;
-		if (h != NULL)
-			rte_mempool_put(tq->rxq->mp, h);
+	if (q->pending == NULL)
+		return;
+	/* every buffer not completed yet is ours again */
+	for (g = 0; g < q->nb_granules; g += 8) {
+		memcpy(&w, &q->pending[g], sizeof(w));
+		if (w == 0)
+			continue;
+		for (unsigned int i = 0; i < 8 && g + i < q->nb_granules; i++)
+			if (q->pending[g + i] != 0) {
+				q->st.comp_missing += q->pending[g + i];
+				q->pending[g + i] = 0;
+				rte_mempool_put(q->rxq->mp,
+						granule_handle(q, g + i));
+			}
 	}
+	q->nb_inflight = 0;
+}
+
+/* The buffer a completion address names, if it is in flight: one of its
+ * descriptors completed. NULL: not a buffer of ours, or not yet all done. */
+static inline void *
+comp_take(struct mbufx_xdp_txq *q, uint64_t addr, int *known)
+{
+	uint64_t off = addr & XSK_UNALIGNED_BUF_ADDR_MASK, g;
+	const uint32_t bo = q->rxq->buf_offset;
+
+	*known = 0;
+	if (unlikely(off < bo || ((off - bo) &
+				 ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
+		return NULL;
+	g = (off - bo) >> MBUFX_XDP_GRANULE_SHIFT;
+	if (unlikely(g >= q->nb_granules || q->pending[g] == 0))
+		return NULL;
+	*known = 1;
+	return --q->pending[g] == 0 ? granule_handle(q, g) : NULL;
 }
 
 /* Completed descriptors: their buffers to the Rx side, else the pool. */
@@ -64,25 +129,25 @@ mbufx_xdp_tx_complete(struct mbufx_xdp_txq *tq)
 {
 	struct mbufx_xdp_rxq *core = tq->rxq;
 	const uint64_t *ring = tq->cq.descs;
-	uint32_t n = mbufx_xdp_cons_avail(&tq->cq), i, k, nh, sent;
+	uint32_t n = mbufx_xdp_cons_avail(&tq->cq), i, j, k, nh, sent;
 	void *h[64];
 	void *x;
+	int known;
 
+	tq->comp_at = tq->tx.cached_prod;
 	for (i = 0; i < n; i += k) {
 		k = RTE_MIN(n - i, (uint32_t)RTE_DIM(h));
 		nh = 0;
-		for (uint32_t j = 0; j < k; j++) {
-			uint32_t seq = tq->cq.cached_cons + i + j;
-
-			x = tq->inflight[seq & (tq->nb_desc - 1)];
-			if (x == NULL)
+		for (j = 0; j < k; j++) {
+			x = comp_take(tq, ring[(tq->cq.cached_cons + i + j) &
+					       tq->cq.mask], &known);
+			if (unlikely(!known)) {
+				tq->st.comp_unknown++;
 				continue;
-			tq->inflight[seq & (tq->nb_desc - 1)] = NULL;
-			if (unlikely((ring[seq & tq->cq.mask] &
-				      XSK_UNALIGNED_BUF_ADDR_MASK) !=
-				     mbufx_xdp_umem_off(core, x)))
-				tq->st.comp_mismatch++;
-			h[nh++] = x;
+			}
+			tq->nb_inflight--;
+			if (x != NULL)
+				h[nh++] = x;
 		}
 		sent = rte_ring_sp_enqueue_burst(core->recycle, h, nh, NULL);
 		tq->st.recycled += sent;
@@ -97,7 +162,7 @@ mbufx_xdp_tx_complete(struct mbufx_xdp_txq *tq)
 
 static inline void
 tx_desc(struct mbufx_xdp_txq *tq, uint32_t slot, uint64_t addr, uint32_t len,
-	uint32_t options, void *owner)
+	uint32_t options)
 {
 	struct xdp_desc *d = &((struct xdp_desc *)tq->tx.descs)[slot &
 								tq->tx.mask];
@@ -105,28 +170,32 @@ tx_desc(struct mbufx_xdp_txq *tq, uint32_t slot, uint64_t addr, uint32_t len,
 	d->addr = addr;
 	d->len = len;
 	d->options = options;
-	tq->inflight[slot & (tq->nb_desc - 1)] = owner;
 }
 
 /*
  * Descriptors m needs to go out zero-copy, or 0 when it cannot: a segment
- * is shared, indirect, external, of another pool or empty.
+ * is shared, indirect, external, of another pool or empty. *len: the sum
+ * of the segments' data_len.
  */
 static inline uint32_t
-tx_zc_descs(const struct mbufx_xdp_txq *tq, const struct rte_mbuf *m)
+tx_zc_descs(const struct mbufx_xdp_txq *tq, const struct rte_mbuf *m,
+	    uint32_t *len)
 {
 	const struct mbufx_xdp_rxq *core = tq->rxq;
-	uint32_t n = 0;
+	uint32_t n = 0, sum = 0;
+	int zc = 1;
 
 	for (; m != NULL; m = m->next) {
 		if (m->pool != core->mp || !RTE_MBUF_DIRECT(m) ||
 		    rte_mbuf_refcnt_read(m) != 1 || m->data_len == 0)
-			return 0;
+			zc = 0;
+		sum += m->data_len;
 		n += likely(m->data_len <= core->chunk_size) ? 1 :
 			(m->data_len + core->chunk_size - 1) /
 			core->chunk_size;
 	}
-	return n;
+	*len = sum;
+	return zc ? n : 0;
 }
 
 /* Zero-copy: the PMD owns every segment from here; n descriptors. */
@@ -137,19 +206,20 @@ tx_zc(struct mbufx_xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
 	uint32_t slot = tq->tx.cached_prod, left, piece, pos, k = 0;
 	struct rte_mbuf *next;
 	uint64_t off;
+	uint8_t *cnt;
 
 	for (; m != NULL; m = next) {
 		next = m->next;
 		off = (uintptr_t)m->buf_addr - core->base;
 		pos = m->data_off;
+		cnt = &tq->pending[handle_granule(tq, m)];
 		for (left = m->data_len; left != 0; left -= piece) {
 			piece = RTE_MIN(left, core->chunk_size);
 			k++;
-			/* the buffer is freed with its last piece */
 			tx_desc(tq, slot++, off | ((uint64_t)pos <<
 					XSK_UNALIGNED_BUF_OFFSET_SHIFT),
-				piece, k < n ? XDP_PKT_CONTD : 0,
-				left == piece ? m : NULL);
+				piece, k < n ? XDP_PKT_CONTD : 0);
+			(*cnt)++;	/* freed once every piece completed */
 			pos += piece;
 		}
 		if (next != NULL) {
@@ -160,7 +230,8 @@ tx_zc(struct mbufx_xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
 	}
 }
 
-/* Copy into n bare buffers of the UMEM pool; 0 or -ENOBUFS. */
+/* Copy into n bare buffers of the UMEM pool; 0 or -ENOBUFS. The caller
+ * checked that pkt_len is the sum of the segments. */
 static int
 tx_copy(struct mbufx_xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
 {
@@ -190,25 +261,20 @@ tx_copy(struct mbufx_xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
 			}
 		}
 		tx_desc(tq, slot++, mbufx_xdp_umem_off(core, h[i]), piece,
-			i + 1 < n ? XDP_PKT_CONTD : 0, h[i]);
+			i + 1 < n ? XDP_PKT_CONTD : 0);
+		tq->pending[handle_granule(tq, h[i])]++;
 		left -= piece;
 	}
 	rte_pktmbuf_free(m);
 	return 0;
 }
 
-/*
- * Free TX slots: the ring's, and no more than the completions drained
- * allow (a slot's inflight entry is only free once its completion came
- * back, which in copy mode can be after the kernel consumed the slot).
- */
-static inline uint32_t
-tx_room(struct mbufx_xdp_txq *tq, uint32_t want)
+static inline void
+tx_drop(struct mbufx_xdp_txq *tq, struct rte_mbuf *m, uint64_t *why)
 {
-	uint32_t ring = mbufx_xdp_prod_free(&tq->tx, want);
-	uint32_t comp = tq->nb_desc - (tq->tx.cached_prod - tq->cq.cached_cons);
-
-	return RTE_MIN(ring, comp);
+	(*why)++;
+	tq->st.errors++;
+	rte_pktmbuf_free(m);
 }
 
 uint16_t
@@ -216,29 +282,28 @@ mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts,
 		     uint16_t nb_pkts, uint32_t max_descs)
 {
 	const uint32_t chunk = tq->rxq->chunk_size;
-	uint32_t free_n, n, used = 0;
+	uint32_t free_n, n, sum, used = 0;
 	uint16_t i;
 	int fresh = 0;
 
 	/* completions in batches: their producer is a line the kernel writes */
-	if (tq->tx.cached_prod - tq->cq.cached_cons >= TX_COMP_BATCH)
+	if (tq->tx.cached_prod - tq->comp_at >= TX_COMP_BATCH)
 		mbufx_xdp_tx_complete(tq);
-	free_n = tx_room(tq, nb_pkts);
-	if (free_n < nb_pkts) {
-		mbufx_xdp_tx_complete(tq);
-		free_n = tx_room(tq, nb_pkts);
-		fresh = 1;
-	}
+	free_n = mbufx_xdp_prod_free(&tq->tx, nb_pkts);
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = m->pkt_len;
 
-		n = tx_zc_descs(tq, m);
+		n = tx_zc_descs(tq, m, &sum);
+		if (unlikely(sum != len || len == 0)) {
+			/* a malformed mbuf: its bytes cannot be known */
+			tx_drop(tq, m, &tq->st.malformed);
+			continue;
+		}
 		if (n == 0 || n > max_descs) {
 			n = likely(len <= chunk) ? 1 : (len + chunk - 1) / chunk;
-			if (len == 0 || n > max_descs) {
-				tq->st.errors++;
-				rte_pktmbuf_free(m);
+			if (n > max_descs) {
+				tx_drop(tq, m, &tq->st.too_many_segs);
 				continue;
 			}
 			n |= TX_COPY;
@@ -246,13 +311,14 @@ mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts,
 		/*
 		 * free_n was judged for one descriptor per packet from cached
 		 * indexes: a multi-descriptor frame that does not fit gets one
-		 * fresh look at both rings before the burst stops.
+		 * fresh look at the ring (and the completions) first.
 		 */
 		if ((n & ~TX_COPY) > free_n - used) {
 			if (fresh)
 				break;
 			mbufx_xdp_tx_complete(tq);
-			free_n = used + tx_room(tq, n & ~TX_COPY);
+			free_n = used + mbufx_xdp_prod_free(&tq->tx,
+							    n & ~TX_COPY);
 			fresh = 1;
 			if ((n & ~TX_COPY) > free_n - used)
 				break;
@@ -269,6 +335,7 @@ mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts,
 			tq->st.copied++;
 		}
 		tq->tx.cached_prod += n;
+		tq->nb_inflight += n;
 		used += n;
 		tq->st.packets++;
 		tq->st.bytes += len;
@@ -278,4 +345,117 @@ mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts,
 		__atomic_store_n(tq->tx.producer, tq->tx.cached_prod,
 				 __ATOMIC_RELEASE);
 	return i;
+}
+
+/* Try a kick again from the Rx polls or the next burst after delay. */
+static inline void
+kick_later(struct mbufx_xdp_txq *tq, uint64_t delay)
+{
+	__atomic_store_n(&tq->kick_at, rte_rdtsc() + delay, __ATOMIC_RELAXED);
+	tq->st.kicks_retried++;
+}
+
+void
+mbufx_xdp_tx_kick(struct mbufx_xdp_txq *tq)
+{
+	unsigned int tries;
+	int ret;
+
+	for (tries = 0; tries < 8; tries++) {
+		if (tq->wake == NULL ||
+		    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
+			return;
+		ret = tq->wake(tq->wake_ctx);
+		if (ret < 0 && ret != -EAGAIN && ret != -EBUSY &&
+		    ret != -ENOBUFS && ret != -EINTR) {
+			/* link down: the descriptors go once it is back */
+			tq->st.kick_errors++;
+			kick_later(tq, tq->kick_retry * 50);
+			return;
+		}
+		tq->st.kicks++;
+		/* copy mode sends at most 32 descriptors per call */
+		if (__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE) ==
+		    tq->tx.cached_prod)
+			return;
+		mbufx_xdp_tx_complete(tq);
+	}
+	/* the kernel is busy: never leave descriptors without a deadline */
+	kick_later(tq, tq->kick_retry);
+}
+
+void
+mbufx_xdp_tx_flush(struct mbufx_xdp_txq *tq)
+{
+	uint32_t pending = mbufx_xdp_tx_pending(tq);
+	uint64_t polls, now;
+
+	if (pending == 0 || (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0) {
+		__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	polls = __atomic_load_n(&tq->rxq->polls, __ATOMIC_RELAXED);
+	if (tq->kick_delay != 0 && pending < MBUFX_XDP_TX_KICK_BATCH &&
+	    polls != tq->polls_seen) {
+		tq->polls_seen = polls;
+		now = rte_rdtsc();
+		if (tq->kick_at == 0) {
+			__atomic_store_n(&tq->kick_at, now + tq->kick_delay,
+					 __ATOMIC_RELAXED);
+			tq->st.kicks_deferred++;
+			return;
+		}
+		if (now < tq->kick_at) {
+			tq->st.kicks_deferred++;
+			return;
+		}
+	}
+	tq->polls_seen = polls;
+	__atomic_store_n(&tq->kick_at, 0, __ATOMIC_RELAXED);
+	mbufx_xdp_tx_kick(tq);
+}
+
+void
+mbufx_xdp_tx_poll(struct mbufx_xdp_txq *tq, uint64_t *next, uint64_t *kicks)
+{
+	uint64_t at, now;
+
+	at = __atomic_load_n(&tq->kick_at, __ATOMIC_RELAXED);
+	if (likely(at == 0) || tq->wake == NULL)
+		return;
+	now = rte_rdtsc();
+	if (now < at || now < *next)
+		return;
+	if (__atomic_load_n(tq->tx.consumer, __ATOMIC_ACQUIRE) ==
+	    __atomic_load_n(tq->tx.producer, __ATOMIC_RELAXED) ||
+	    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
+		return;
+	*next = now + tq->kick_retry;
+	(void)tq->wake(tq->wake_ctx);
+	(*kicks)++;
+}
+
+void
+mbufx_xdp_qpair_closed(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
+		       int zc)
+{
+	if (zc || rq->held) {
+		/* the device's until the kernel's deferred release */
+		mbufx_xdp_rxq_release_spare(rq);
+		rq->held = 1;
+		return;
+	}
+	if (tq != NULL)
+		mbufx_xdp_txq_release(tq);
+	mbufx_xdp_rxq_release(rq);
+}
+
+void
+mbufx_xdp_qpair_released(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq)
+{
+	if (!rq->held)
+		return;
+	if (tq != NULL)
+		mbufx_xdp_txq_release(tq);
+	mbufx_xdp_rxq_release(rq);
 }

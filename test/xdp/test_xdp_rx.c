@@ -4,8 +4,8 @@
 
 /*
  * mbufx_xdp_rx_autotest: the receive core of net_mbufx_xdp without a socket.
- * A fill ring in plain memory stands in for the kernel's; the test plays
- * the kernel, taking fill addresses and writing RX descriptors.
+ * A fill ring in plain memory stands in for the kernel's; the fake kernel
+ * (xdp_fake_kernel.h) takes fill addresses and writes RX descriptors.
  *
  * What it protects:
  * - valid descriptors become mbufs at the kernel's offset (256), frames of
@@ -30,7 +30,7 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
-#include "mbufx_xdp_rx.h"
+#include "xdp_fake_kernel.h"
 
 #define NB_MBUF 600
 #define RING 256
@@ -46,32 +46,6 @@ static int failures;
 		return -1;						\
 	}								\
 } while (0)
-
-/* The kernel's side: take one fill address. */
-static uint64_t
-kernel_take(struct mbufx_xdp_rxq *q)
-{
-	return mbufx_xdp_ring_mem_take(&q->fill);
-}
-
-/* A descriptor for a taken fill address with len bytes of pattern. */
-static struct xdp_desc
-kernel_write(struct mbufx_xdp_rxq *q, uint64_t fill, uint32_t len,
-	     uint32_t opts, uint8_t seed)
-{
-	struct xdp_desc d = {
-		.addr = fill | ((uint64_t)MBUFX_XDP_HEADROOM <<
-				XSK_UNALIGNED_BUF_OFFSET_SHIFT),
-		.len = len,
-		.options = opts,
-	};
-	uint8_t *p = (uint8_t *)(q->base + fill + MBUFX_XDP_HEADROOM);
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = (uint8_t)(seed + i);
-	return d;
-}
 
 static int
 setup(struct mbufx_xdp_rxq *q, struct rte_mempool *mp, int scatter)
@@ -95,7 +69,7 @@ teardown(struct mbufx_xdp_rxq *q, struct rte_mempool *mp)
 	return 0;
 }
 
-/* len bytes of the pattern kernel_write() leaves, restarting every
+/* len bytes of the pattern fk_rx_write() leaves, restarting every
  * fragment of period bytes */
 static int
 pkt_check(const struct rte_mbuf *m, uint32_t len, uint8_t seed,
@@ -125,10 +99,10 @@ test_single_and_invalid(struct rte_mempool *mp)
 
 	if (setup(&q, mp, 1) != 0)
 		return -1;
-	a0 = kernel_take(&q);
-	a1 = kernel_take(&q);
-	d[0] = kernel_write(&q, a0, 60, 0, 1);
-	d[1] = kernel_write(&q, a1, 1514, 0, 2);
+	a0 = fk_fill_take(&q);
+	a1 = fk_fill_take(&q);
+	d[0] = fk_rx_write(&q, a0, 60, 0, 1);
+	d[1] = fk_rx_write(&q, a1, 1514, 0, 2);
 	d[2] = d[0];					/* completes twice */
 	d[3] = d[1];
 	d[3].addr = a1 + 8;				/* misaligned */
@@ -152,10 +126,10 @@ test_single_and_invalid(struct rte_mempool *mp)
 	rte_pktmbuf_free(pkts[1]);
 
 	/* ours, but empty or past the chunk: counted, buffer posted again */
-	a0 = kernel_take(&q);
-	a1 = kernel_take(&q);
-	d[0] = kernel_write(&q, a0, 0, 0, 0);
-	d[1] = kernel_write(&q, a1, 0, 0, 0);
+	a0 = fk_fill_take(&q);
+	a1 = fk_fill_take(&q);
+	d[0] = fk_rx_write(&q, a0, 0, 0, 0);
+	d[1] = fk_rx_write(&q, a1, 0, 0, 0);
 	d[1].len = q.chunk_size;	/* claimed, not written */
 	nb = mbufx_xdp_rx_convert(&q, d, 2, pkts, 16, &used);
 	CHECK(nb == 0 && used == 2 && q.st.invalid_desc == 6 &&
@@ -179,7 +153,7 @@ test_multi(struct rte_mempool *mp, int scatter, int coalesce)
 	if (setup(&q, mp, scatter) != 0)
 		return -1;
 	for (i = 0; i < 3; i++)
-		d[i] = kernel_write(&q, kernel_take(&q), len[i],
+		d[i] = fk_rx_write(&q, fk_fill_take(&q), len[i],
 				    i < 2 ? XDP_PKT_CONTD : 0, 0);
 	/* the last fragment not in yet: nothing consumed */
 	nb = mbufx_xdp_rx_convert(&q, d, 2, pkts, 4, &used);
@@ -208,9 +182,9 @@ test_multi(struct rte_mempool *mp, int scatter, int coalesce)
 	/* 20 fragments: more than a frame may have, dropped to its end,
 	 * also across calls */
 	for (i = 0; i < 20; i++)
-		d[i] = kernel_write(&q, kernel_take(&q), 100,
+		d[i] = fk_rx_write(&q, fk_fill_take(&q), 100,
 				    i < 19 ? XDP_PKT_CONTD : 0, 0);
-	d[20] = kernel_write(&q, kernel_take(&q), 64, 0, 9);
+	d[20] = fk_rx_write(&q, fk_fill_take(&q), 64, 0, 9);
 	nb = mbufx_xdp_rx_convert(&q, d, 19, pkts, 4, &used);
 	CHECK(nb == 0 && used == 19 && q.contd_skip, "over-long: used %u",
 	      used);
@@ -239,7 +213,7 @@ test_random(struct rte_mempool *mp)
 		n = 1 + rte_rand_max(32);
 		for (i = 0; i < n; i++) {
 			r = rte_rand();
-			a = r % 3 == 0 ? kernel_take(&q) : UINT64_MAX;
+			a = r % 3 == 0 ? fk_fill_take(&q) : UINT64_MAX;
 			if (a == UINT64_MAX)
 				a = rte_rand_max(q.umem_len + 8192) &
 					~(uint64_t)(r & 64 ? 0 : 63);

@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/*
+ * mbufx_xdp_tx_autotest: the transmit core of net_mbufx_xdp without a
+ * socket. The fake kernel (xdp_fake_kernel.h) plays the device: it consumes
+ * TX descriptors, reassembles the frames and gives completions in whatever
+ * order, or never, as real kernels do and veth does not.
+ *
+ * What it protects:
+ * - frames go out byte for byte, zero-copy (direct mbufs of the UMEM pool)
+ *   or copied (anything else), one or several descriptors;
+ * - a completion frees the buffer it names, whatever the order completions
+ *   come in, and a buffer only once all its descriptors completed;
+ * - completions the kernel never gives cost no transmit capacity, and the
+ *   buffers come back at teardown;
+ * - a zero-copy device's segment limit is honoured: no frame goes out with
+ *   more descriptors than the limit (the device would drop it silently);
+ * - a short burst's deferred kick goes out once its deadline passed, from
+ *   the paired Rx queue's polls even while that queue is never empty (one-
+ *   way overload), and a kick the kernel did not act on is tried again;
+ * - zero-copy teardown: after the socket's close, no buffer the device
+ *   may still write (posted) or read (TX in flight) goes back to the pool
+ *   before the kernel has released the queue; copy mode gives all back;
+ * - a malformed mbuf (pkt_len not the sum of its data_len) is dropped and
+ *   counted, never spins nor goes out;
+ * - after teardown every buffer is back in its pool;
+ * - the socket layer's choices without a socket: an MTU that needs
+ *   multi-buffer is never bound without it (zero-copy without multi-buffer
+ *   loses to copy with it; no bind at all when the kernel lacks
+ *   XDP_USE_SG), and zero-copy frames keep to the device's segment limit.
+ */
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+
+#include "mbufx_xdp_plan.h"
+#include "xdp_fake_kernel.h"
+
+#define NB_MBUF 4096
+#define NB_SRC 1024
+#define RING 256
+
+static int failures;
+static struct fk_tx fk;
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		printf("FAIL %s:%d: ", __func__, __LINE__);		\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+		failures++;						\
+		return -1;						\
+	}								\
+} while (0)
+
+static void
+watchdog(int sig __rte_unused)
+{
+	static const char msg[] = "FAIL: the transmit core does not return\n";
+
+	if (write(1, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+/* A queue pair on the UMEM pool mp, rings in plain memory, fake kernel. */
+static int
+pair_open(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
+	  struct rte_mempool *mp)
+{
+	CHECK(mbufx_xdp_rxq_init(rq, mp, 5, 0, RING, SOCKET_ID_ANY) == 0,
+	      "rxq init");
+	CHECK(mbufx_xdp_txq_init(tq, rq, RING, SOCKET_ID_ANY) == 0,
+	      "txq init");
+	CHECK(fk_tx_init(&fk, tq, RING) == 0, "rings");
+	return 0;
+}
+
+/* Teardown as at socket close: the kernel owns nothing any more. */
+static int
+pair_close(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
+	   struct rte_mempool *mp, struct rte_mempool *src)
+{
+	mbufx_xdp_txq_release(tq);
+	fk_tx_fini(&fk);
+	mbufx_xdp_txq_fini(tq);
+	mbufx_xdp_rxq_fini(rq);
+	CHECK(rte_mempool_avail_count(mp) == NB_MBUF, "UMEM pool: %u of %u back",
+	      rte_mempool_avail_count(mp), NB_MBUF);
+	CHECK(rte_mempool_avail_count(src) == NB_SRC, "source pool: %u of %u back",
+	      rte_mempool_avail_count(src), NB_SRC);
+	return 0;
+}
+
+/* A frame of len bytes (pattern seed + i) in nseg segments from pool. */
+static struct rte_mbuf *
+frame(struct rte_mempool *pool, uint32_t len, uint32_t nseg, uint8_t seed)
+{
+	struct rte_mbuf *head = NULL, *m;
+	uint32_t i, k, off = 0, part;
+	uint8_t *p;
+
+	for (i = 0; i < nseg; i++) {
+		part = i + 1 < nseg ? len / nseg : len - off;
+		m = rte_pktmbuf_alloc(pool);
+		if (m == NULL)
+			goto fail;
+		p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)part);
+		if (p == NULL) {
+			rte_pktmbuf_free(m);
+			goto fail;
+		}
+		for (k = 0; k < part; k++)
+			p[k] = (uint8_t)(seed + off + k);
+		off += part;
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0) {
+			rte_pktmbuf_free(m);
+			goto fail;
+		}
+	}
+	return head;
+fail:
+	rte_pktmbuf_free(head);
+	return NULL;
+}
+
+/* Frame j the fake kernel received is len bytes of seed's pattern. */
+static int
+frame_check(uint32_t j, uint32_t len, uint8_t seed)
+{
+	uint32_t i;
+
+	CHECK(j < fk.nb_frames && j < FK_FRAMES, "frame %u not received (%u)",
+	      j, fk.nb_frames);
+	CHECK(fk.len[j] == len, "frame %u: %u bytes, %u sent", j, fk.len[j],
+	      len);
+	for (i = 0; i < len; i++)
+		CHECK(fk.data[j][i] == (uint8_t)(seed + i), "frame %u byte %u",
+		      j, i);
+	return 0;
+}
+
+static uint32_t
+max_descs(int zc, uint32_t zc_max_segs)
+{
+	return mbufx_xdp_tx_max_descs(zc, 1, zc_max_segs);
+}
+
+/* Zero-copy and copied frames of one and several descriptors, in order. */
+static int
+test_basic(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	           struct rte_mempool *mp, struct rte_mempool *src)
+{
+	static const struct { int zc; uint32_t len, nseg; } f[] = {
+		{ 0, 60, 1 }, { 0, 1514, 1 }, { 0, 3000, 2 }, { 0, 1500, 3 },
+		{ 1, 60, 1 }, { 1, 1000, 1 }, { 1, 1500, 3 }, { 1, 4000, 2 },
+	};
+	struct rte_mbuf *pkts[RTE_DIM(f)];
+	uint32_t i;
+
+	for (i = 0; i < RTE_DIM(f); i++) {
+		pkts[i] = frame(f[i].zc ? mp : src, f[i].len, f[i].nseg,
+				(uint8_t)i);
+		CHECK(pkts[i] != NULL, "frame %u", i);
+	}
+	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, RTE_DIM(f), max_descs(0, 0)) ==
+	      RTE_DIM(f), "not all taken");
+	CHECK(tqp->st.zc == 4 && tqp->st.copied == 4, "zc %" PRIu64 " copied %"
+	      PRIu64, tqp->st.zc, tqp->st.copied);
+	fk_tx_consume(&fk, RING);
+	CHECK(fk.invalid == 0, "%" PRIu64 " invalid descriptors", fk.invalid);
+	for (i = 0; i < RTE_DIM(f); i++)
+		if (frame_check(i, f[i].len, (uint8_t)i) != 0)
+			return -1;
+	fk_tx_complete_all(&fk, 0);
+	mbufx_xdp_tx_complete(tqp);
+	CHECK(tqp->st.comp_unknown == 0, "unknown completions");
+	return 0;
+}
+
+/* Buffers handed back by completions so far (recycle ring), emptied. */
+static unsigned int
+freed(struct mbufx_xdp_rxq *rq, void **h, unsigned int max)
+{
+	unsigned int n = rte_ring_dequeue_burst(rq->recycle, h, max, NULL);
+
+	rte_mempool_put_bulk(rq->mp, h, n);
+	return n;
+}
+
+/* Completions out of order free the buffers they name, and only those. */
+static int
+test_out_of_order(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	                  struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[32];
+	void *sent[32], *h[64];
+	unsigned int n, i, j, seen;
+
+	for (i = 0; i < 4; i++) {
+		pkts[i] = frame(mp, 100, 1, (uint8_t)i);
+		CHECK(pkts[i] != NULL, "frame");
+		sent[i] = pkts[i];
+	}
+	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, 4, max_descs(0, 0)) == 4,
+	      "taken");
+	CHECK(fk_tx_consume(&fk, RING) == 4, "consumed");
+	/* the newest completes first, the others are still the device's */
+	CHECK(fk_tx_complete_at(&fk, 3) == 0, "complete");
+	mbufx_xdp_tx_complete(tqp);
+	n = freed(rqp, h, RTE_DIM(h));
+	CHECK(n == 1 && h[0] == sent[3], "completion of frame 3 freed %u "
+	      "buffer(s)%s", n, n == 1 && h[0] == sent[0] ?
+	      ": frame 0's, still being sent" : "");
+	fk_tx_complete_all(&fk, 0);
+	mbufx_xdp_tx_complete(tqp);
+	n = freed(rqp, h, RTE_DIM(h));
+	CHECK(n == 3, "%u freed", n);
+
+	/* 32 frames, every completion in reverse: each freed exactly once */
+	for (i = 0; i < 32; i++) {
+		pkts[i] = frame(mp, 60 + i, 1, (uint8_t)i);
+		CHECK(pkts[i] != NULL, "frame");
+		sent[i] = pkts[i];
+	}
+	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, 32, max_descs(0, 0)) == 32,
+	      "taken");
+	fk_tx_consume(&fk, RING);
+	fk_tx_complete_all(&fk, 1);
+	mbufx_xdp_tx_complete(tqp);
+	n = freed(rqp, h, RTE_DIM(h));
+	CHECK(n == 32, "%u freed", n);
+	for (i = 0; i < 32; i++) {
+		for (seen = 0, j = 0; j < n; j++)
+			seen += h[j] == sent[i];
+		CHECK(seen == 1, "frame %u's buffer freed %u times", i, seen);
+	}
+	return 0;
+}
+
+/* Completions never given: no capacity lost, buffers back at teardown. */
+static int
+test_missing(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	             struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[32];
+	uint32_t round, i, offered = 0, taken = 0, lost = 0;
+	int zc;
+
+	for (round = 0; round < 20 * RING / 32; round++) {
+		zc = round & 1;
+		for (i = 0; i < 32; i++) {
+			pkts[i] = frame(zc ? mp : src, 60, 1, (uint8_t)i);
+			CHECK(pkts[i] != NULL, "frame");
+		}
+		i = mbufx_xdp_tx_enqueue(tqp, pkts, 32, max_descs(0, 0));
+		offered += 32;
+		taken += i;
+		rte_pktmbuf_free_bulk(pkts + i, 32 - i);
+		fk_tx_consume(&fk, RING);
+		/* every seventh completion never comes */
+		for (i = 0; i < fk.nb_owed; i++)
+			if ((round * 32 + i) % 7 == 0) {
+				fk_tx_lose_at(&fk, i);
+				lost++;
+			}
+		fk_tx_complete_all(&fk, round % 3 == 0);
+	}
+	printf("missing: %u of %u frames taken, %u completions lost\n", taken,
+	       offered, lost);
+	CHECK(taken == offered, "transmit capacity lost: %u of %u frames "
+	      "taken", taken, offered);
+	CHECK(fk.nb_frames == offered, "%u frames sent", fk.nb_frames);
+	mbufx_xdp_tx_complete(tqp);
+	CHECK(tqp->nb_inflight == lost, "%" PRIu64 " descriptors in flight, "
+	      "%u completions lost", tqp->nb_inflight, lost);
+	mbufx_xdp_txq_release(tqp);
+	CHECK(tqp->st.comp_missing == lost, "%" PRIu64 " missing counted, %u "
+	      "lost", tqp->st.comp_missing, lost);
+	return 0;
+}
+
+/* A device limit of 8 descriptors per frame (ice, i40e in zero-copy). */
+static int
+test_seg_limit(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	               struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[3];
+
+	fk.seg_limit = 8;
+	pkts[0] = frame(mp, 1200, 12, 1);	/* zero-copy-able, 12 segments */
+	pkts[1] = frame(src, 1200, 12, 2);	/* copied */
+	pkts[2] = frame(mp, 800, 8, 3);		/* exactly the limit */
+	CHECK(pkts[0] != NULL && pkts[1] != NULL && pkts[2] != NULL, "frames");
+	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, 3, max_descs(1, 8)) == 3,
+	      "taken");
+	fk_tx_consume(&fk, RING);
+	CHECK(fk.seg_drops == 0, "%" PRIu64 " frame(s) over the device's "
+	      "segment limit", fk.seg_drops);
+	if (frame_check(0, 1200, 1) || frame_check(1, 1200, 2) ||
+	    frame_check(2, 800, 3))
+		return -1;
+	fk_tx_complete_all(&fk, 0);
+	mbufx_xdp_tx_complete(tqp);
+	return 0;
+}
+
+/* pkt_len beyond the segments: dropped, counted, nothing sent. */
+static int
+test_malformed(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	               struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[4];
+
+	pkts[0] = frame(mp, 100, 1, 0);
+	pkts[1] = frame(src, 100, 2, 0);
+	pkts[2] = frame(src, 300, 1, 0);
+	pkts[3] = frame(src, 64, 1, 9);		/* a good one after them */
+	CHECK(pkts[0] && pkts[1] && pkts[2] && pkts[3], "frames");
+	pkts[0]->pkt_len += 100;
+	pkts[1]->pkt_len += 1;
+	pkts[2]->pkt_len -= 1;
+	alarm(20);
+	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, 4, max_descs(0, 0)) == 4,
+	      "not taken");
+	alarm(0);
+	CHECK(tqp->st.errors == 3 && tqp->st.packets == 1, "errors %" PRIu64
+	      " packets %" PRIu64, tqp->st.errors, tqp->st.packets);
+	fk_tx_consume(&fk, RING);
+	CHECK(fk.nb_frames == 1, "%u frames sent", fk.nb_frames);
+	if (frame_check(0, 64, 9) != 0)
+		return -1;
+	fk_tx_complete_all(&fk, 0);
+	mbufx_xdp_tx_complete(tqp);
+	return 0;
+}
+
+/* Bind plans and descriptor limits (mbufx_xdp_plan.h, mbufx_xdp_tx.h). */
+static int
+test_bind_plan(void)
+{
+	static const struct {
+		enum xdp_mode mode;
+		int need_sg, kernel_sg;
+		unsigned int n;
+		uint16_t f[MBUFX_XDP_PLAN_MAX];
+	} t[] = {
+		{ MODE_AUTO, 0, 1, 4, { XDP_ZEROCOPY | XDP_USE_SG, XDP_ZEROCOPY,
+					XDP_COPY | XDP_USE_SG, XDP_COPY } },
+		{ MODE_AUTO, 1, 1, 2, { XDP_ZEROCOPY | XDP_USE_SG,
+					XDP_COPY | XDP_USE_SG } },
+		{ MODE_AUTO, 1, 0, 0, { 0 } },
+		{ MODE_AUTO, 0, 0, 2, { XDP_ZEROCOPY, XDP_COPY } },
+		{ MODE_COPY, 1, 1, 1, { XDP_COPY | XDP_USE_SG } },
+		{ MODE_COPY, 0, 1, 2, { XDP_COPY | XDP_USE_SG, XDP_COPY } },
+		{ MODE_ZC, 1, 1, 1, { XDP_ZEROCOPY | XDP_USE_SG } },
+		{ MODE_ZC, 0, 0, 1, { XDP_ZEROCOPY } },
+	};
+	uint16_t f[MBUFX_XDP_PLAN_MAX];
+	unsigned int i, j, n;
+
+	for (i = 0; i < RTE_DIM(t); i++) {
+		n = mbufx_xdp_bind_plan(t[i].mode, t[i].need_sg, t[i].kernel_sg,
+					f);
+		CHECK(n == t[i].n, "plan %u: %u binds, %u expected", i, n,
+		      t[i].n);
+		for (j = 0; j < n; j++)
+			CHECK(f[j] == t[i].f[j], "plan %u bind %u: flags %#x, "
+			      "%#x expected", i, j, f[j], t[i].f[j]);
+	}
+	CHECK(mbufx_xdp_tx_max_descs(1, 1, 8) == 8, "zero-copy, 8 segments");
+	CHECK(mbufx_xdp_tx_max_descs(1, 1, 64) == MBUFX_XDP_MAX_FRAGS,
+	      "zero-copy, 64 segments");
+	CHECK(mbufx_xdp_tx_max_descs(1, 1, 0) == 1, "zero-copy, unknown");
+	CHECK(mbufx_xdp_tx_max_descs(0, 1, 0) == MBUFX_XDP_MAX_FRAGS, "copy");
+	CHECK(mbufx_xdp_tx_max_descs(0, 0, 8) == 1, "no multi-buffer");
+	printf("bind_plan: ok\n");
+	return 0;
+}
+
+/* The kernel's wakeup: copy mode transmits inside it (up to 32), unless
+ * told it is busy. */
+static int wakes;
+static int wake_busy;
+
+static int
+fake_wake(void *ctx)
+{
+	wakes++;
+	if (wake_busy)
+		return -EAGAIN;
+	fk_tx_consume(ctx, MBUFX_XDP_TX_KICK_BATCH);
+	return 0;
+}
+
+/* One poll of the Rx queue of the pair, never empty (one-way overload). */
+static int
+busy_poll(struct mbufx_xdp_rxq *rq)
+{
+	struct rte_mbuf *pkts[32];
+	uint16_t nb;
+	int idle;
+
+	CHECK(fk_rx_deliver(rq, 60, 7) == 0, "deliver");
+	nb = mbufx_xdp_rx_burst(rq, pkts, RTE_DIM(pkts), &idle);
+	CHECK(nb >= 1 && !idle, "rx burst: %u, idle %d", nb, idle);
+	rte_pktmbuf_free_bulk(pkts, nb);
+	return 0;
+}
+
+static int
+test_kick(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	  struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[32];
+	int i, ret = -1;
+
+	if (fk_rx_init(rqp, RING) != 0)
+		return -1;
+	rqp->pair = tqp;
+	tqp->wake = fake_wake;
+	tqp->wake_ctx = &fk;
+	tqp->kick_delay = rte_get_tsc_hz() / 1000000 * 16;	/* 16 us */
+	tqp->kick_retry = tqp->kick_delay;
+	wakes = 0;
+	wake_busy = 0;
+	if (busy_poll(rqp) != 0)
+		goto out;
+	/* one frame: its kick waits for company */
+	pkts[0] = frame(src, 100, 1, 1);
+	if (mbufx_xdp_tx_enqueue(tqp, pkts, 1, max_descs(0, 0)) != 1)
+		goto out;
+	mbufx_xdp_tx_flush(tqp);
+	if (wakes != 0 || tqp->st.kicks_deferred != 1) {
+		printf("FAIL %s: a single frame kicked at once\n", __func__);
+		failures++;
+		goto out;
+	}
+	rte_delay_us_block(200);	/* past the deadline */
+	for (i = 0; i < 4; i++)
+		if (busy_poll(rqp) != 0)
+			goto out;
+	if (fk.nb_frames != 1) {
+		printf("FAIL %s: the deferred kick was not sent while the Rx "
+		       "queue is busy (%d wakeups)\n", __func__, wakes);
+		failures++;
+		goto out;
+	}
+	/* 32 frames kick at once; the kernel is busy and the kick gives up */
+	for (i = 0; i < 32; i++)
+		pkts[i] = frame(src, 100, 1, (uint8_t)(2 + i));
+	wake_busy = 1;
+	if (mbufx_xdp_tx_enqueue(tqp, pkts, 32, max_descs(0, 0)) != 32)
+		goto out;
+	mbufx_xdp_tx_flush(tqp);
+	wake_busy = 0;
+	rte_delay_us_block(200);
+	for (i = 0; i < 4; i++)
+		if (busy_poll(rqp) != 0)
+			goto out;
+	if (fk.nb_frames != 33) {
+		printf("FAIL %s: a kick that gave up was not tried again "
+		       "(%u frames sent)\n", __func__, fk.nb_frames);
+		failures++;
+		goto out;
+	}
+	if (frame_check(0, 100, 1) != 0 || frame_check(32, 100, 33) != 0)
+		goto out;
+	ret = 0;
+out:
+	fk_tx_complete_all(&fk, 0);
+	mbufx_xdp_tx_complete(tqp);
+	rqp->pair = NULL;
+	mbufx_xdp_rxq_release(rqp);
+	fk_rx_fini(rqp);
+	return ret;
+}
+
+static int
+test_teardown(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	      struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[8];
+	unsigned int a0, a, posted, i;
+	int ret = -1;
+
+	if (fk_rx_init(rqp, RING) != 0)
+		return -1;
+	posted = (unsigned int)rqp->nb_posted;
+	for (i = 0; i < 8; i++)
+		pkts[i] = frame(mp, 200, 1, (uint8_t)i);
+	if (mbufx_xdp_tx_enqueue(tqp, pkts, 8, max_descs(1, 1)) != 8)
+		goto out;
+	fk_tx_consume(&fk, RING);
+	for (i = 0; i < 3; i++)
+		fk_tx_complete_at(&fk, 0);
+	mbufx_xdp_tx_complete(tqp);	/* 3 done, 5 still the device's */
+	a0 = rte_mempool_avail_count(mp);
+	mbufx_xdp_qpair_closed(rqp, tqp, 1);
+	a = rte_mempool_avail_count(mp);
+	if (a != a0 + 3 || !rqp->held) {
+		printf("FAIL %s: zero-copy close gave back %u buffers (3 "
+		       "completed; %u posted and 5 in flight must wait for the "
+		       "kernel's release)\n", __func__, a - a0, posted);
+		failures++;
+		goto out;
+	}
+	mbufx_xdp_qpair_released(rqp, tqp);
+	a = rte_mempool_avail_count(mp);
+	if (a != a0 + 3 + 5 + posted || rqp->held) {
+		printf("FAIL %s: %u of %u held buffers back after the release\n",
+		       __func__, a - a0 - 3, 5 + posted);
+		failures++;
+		goto out;
+	}
+	/* copy mode: everything back at close */
+	mbufx_xdp_rxq_restock(rqp);
+	for (i = 0; i < 8; i++)
+		pkts[i] = frame(mp, 200, 1, (uint8_t)i);
+	if (mbufx_xdp_tx_enqueue(tqp, pkts, 8, max_descs(0, 0)) != 8)
+		goto out;
+	fk_tx_consume(&fk, RING);
+	mbufx_xdp_qpair_closed(rqp, tqp, 0);
+	if (rte_mempool_avail_count(mp) != NB_MBUF || rqp->held) {
+		printf("FAIL %s: copy-mode close: %u of %u back\n", __func__,
+		       rte_mempool_avail_count(mp), NB_MBUF);
+		failures++;
+		goto out;
+	}
+	ret = 0;
+out:
+	fk.nb_owed = 0;
+	mbufx_xdp_qpair_released(rqp, tqp);
+	fk_rx_fini(rqp);
+	return ret;
+}
+
+typedef int (*test_fn)(struct mbufx_xdp_rxq *, struct mbufx_xdp_txq *,
+		       struct rte_mempool *, struct rte_mempool *);
+
+/* One test on a fresh queue pair, torn down whatever it found. */
+static void
+run(const char *name, test_fn fn, struct rte_mempool *mp,
+    struct rte_mempool *src)
+{
+	struct mbufx_xdp_rxq rq;
+	struct mbufx_xdp_txq tq;
+	int f = failures;
+
+	if (pair_open(&rq, &tq, mp) != 0)
+		return;
+	fn(&rq, &tq, mp, src);
+	pair_close(&rq, &tq, mp, src);
+	printf("%s: %s\n", name, failures == f ? "ok" : "FAIL");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rte_mempool *mp, *src;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGALRM, watchdog);
+	if (rte_eal_init(argc, argv) < 0) {
+		printf("SKIP: EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 77;
+	}
+	mp = rte_pktmbuf_pool_create("xdp_tx_umem", NB_MBUF, 0, 0, 2176,
+				     SOCKET_ID_ANY);
+	src = rte_pktmbuf_pool_create("xdp_tx_src", NB_SRC, 0, 0, 2176,
+				      SOCKET_ID_ANY);
+	if (mp == NULL || src == NULL) {
+		printf("FAIL: pools: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	test_bind_plan();
+	run("basic", test_basic, mp, src);
+	run("out_of_order", test_out_of_order, mp, src);
+	run("missing", test_missing, mp, src);
+	run("seg_limit", test_seg_limit, mp, src);
+	run("malformed", test_malformed, mp, src);
+	run("kick", test_kick, mp, src);
+	run("teardown", test_teardown, mp, src);
+	rte_mempool_free(mp);
+	rte_mempool_free(src);
+	rte_eal_cleanup();
+	printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The mbufx authors
+ */
+
+/* The kernel's side of an AF_XDP socket in plain memory (see the header). */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xdp_fake_kernel.h"
+
+uint64_t
+fk_fill_take(struct mbufx_xdp_rxq *q)
+{
+	return mbufx_xdp_ring_mem_take(&q->fill);
+}
+
+struct xdp_desc
+fk_rx_write(struct mbufx_xdp_rxq *q, uint64_t fill, uint32_t len,
+	    uint32_t opts, uint8_t seed)
+{
+	struct xdp_desc d = {
+		.addr = fill | ((uint64_t)MBUFX_XDP_HEADROOM <<
+				XSK_UNALIGNED_BUF_OFFSET_SHIFT),
+		.len = len,
+		.options = opts,
+	};
+	uint8_t *p = (uint8_t *)(q->base + fill + MBUFX_XDP_HEADROOM);
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed + i);
+	return d;
+}
+
+int
+fk_rx_init(struct mbufx_xdp_rxq *q, uint32_t size)
+{
+	int ret;
+
+	ret = mbufx_xdp_ring_mem_init(&q->fill, size, sizeof(uint64_t));
+	if (ret == 0)
+		ret = mbufx_xdp_ring_mem_init(&q->rxr, size,
+					      sizeof(struct xdp_desc));
+	if (ret == 0)
+		mbufx_xdp_rxq_restock(q);
+	return ret;
+}
+
+void
+fk_rx_fini(struct mbufx_xdp_rxq *q)
+{
+	mbufx_xdp_ring_mem_fini(&q->fill);
+	mbufx_xdp_ring_mem_fini(&q->rxr);
+}
+
+int
+fk_rx_deliver(struct mbufx_xdp_rxq *q, uint32_t len, uint8_t seed)
+{
+	struct mbufx_xdp_ring *r = &q->rxr;
+	uint32_t p = *r->producer;
+	uint64_t fill;
+
+	if (p - __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE) >= r->size)
+		return -ENOSPC;
+	fill = fk_fill_take(q);
+	if (fill == UINT64_MAX)
+		return -ENOENT;
+	((struct xdp_desc *)r->descs)[p & r->mask] =
+		fk_rx_write(q, fill, len, 0, seed);
+	__atomic_store_n(r->producer, p + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
+fk_tx_init(struct fk_tx *k, struct mbufx_xdp_txq *q, uint32_t size)
+{
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	k->q = q;
+	ret = mbufx_xdp_ring_mem_init(&q->tx, size, sizeof(struct xdp_desc));
+	if (ret == 0)
+		ret = mbufx_xdp_ring_mem_init(&q->cq, size, sizeof(uint64_t));
+	/* copy mode: the TX ring always asks for a wakeup */
+	if (ret == 0)
+		*q->tx.flags = XDP_RING_NEED_WAKEUP;
+	return ret;
+}
+
+void
+fk_tx_fini(struct fk_tx *k)
+{
+	uint32_t i;
+
+	for (i = 0; i < FK_FRAMES; i++)
+		free(k->data[i]);
+	mbufx_xdp_ring_mem_fini(&k->q->tx);
+	mbufx_xdp_ring_mem_fini(&k->q->cq);
+}
+
+static void
+frame_end(struct fk_tx *k)
+{
+	uint32_t i;
+
+	if (k->seg_limit != 0 && k->cur_descs > k->seg_limit) {
+		/* a zero-copy device: consumed, never completed */
+		k->seg_drops++;
+	} else {
+		for (i = 0; i < k->cur_descs && i < RTE_DIM(k->cur_addr) &&
+		     k->nb_owed < FK_OWED_MAX; i++)
+			k->owed[k->nb_owed++] = k->cur_addr[i];
+		if (!k->cur_bad && k->nb_frames < FK_FRAMES) {
+			k->data[k->nb_frames] = malloc(k->cur_len + 1);
+			memcpy(k->data[k->nb_frames], k->cur, k->cur_len);
+			k->len[k->nb_frames] = k->cur_len;
+		}
+		if (!k->cur_bad)
+			k->nb_frames++;
+	}
+	k->cur_len = 0;
+	k->cur_descs = 0;
+	k->cur_bad = 0;
+}
+
+uint32_t
+fk_tx_consume(struct fk_tx *k, uint32_t max)
+{
+	struct mbufx_xdp_ring *r = &k->q->tx;
+	const struct mbufx_xdp_rxq *rq = k->q->rxq;
+	uint32_t c = *r->consumer, n = 0;
+
+	while (n < max && c != __atomic_load_n(r->producer, __ATOMIC_ACQUIRE)) {
+		const struct xdp_desc *d =
+			&((const struct xdp_desc *)r->descs)[c & r->mask];
+		uint64_t base = d->addr & XSK_UNALIGNED_BUF_ADDR_MASK;
+		uint64_t off = d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+
+		if (k->cur_descs < RTE_DIM(k->cur_addr))
+			k->cur_addr[k->cur_descs] = d->addr;
+		k->cur_descs++;
+		if (d->len > rq->chunk_size || base + off + d->len > rq->umem_len ||
+		    k->cur_len + d->len > FK_FRAME_MAX) {
+			k->invalid++;
+			k->cur_bad = 1;
+		} else {
+			memcpy(k->cur + k->cur_len,
+			       (const void *)(rq->base + base + off), d->len);
+			k->cur_len += d->len;
+		}
+		if ((d->options & XDP_PKT_CONTD) == 0)
+			frame_end(k);
+		c++;
+		n++;
+	}
+	k->descs += n;
+	__atomic_store_n(r->consumer, c, __ATOMIC_RELEASE);
+	return n;
+}
+
+int
+fk_tx_complete_at(struct fk_tx *k, uint32_t i)
+{
+	struct mbufx_xdp_ring *r = &k->q->cq;
+	uint32_t p = *r->producer;
+
+	if (i >= k->nb_owed)
+		return -ENOENT;
+	if (p - __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE) >= r->size)
+		return -ENOSPC;
+	((uint64_t *)r->descs)[p & r->mask] = k->owed[i];
+	__atomic_store_n(r->producer, p + 1, __ATOMIC_RELEASE);
+	fk_tx_lose_at(k, i);
+	return 0;
+}
+
+uint32_t
+fk_tx_complete_all(struct fk_tx *k, int reverse)
+{
+	uint32_t n = 0;
+
+	while (k->nb_owed != 0 &&
+	       fk_tx_complete_at(k, reverse ? k->nb_owed - 1 : 0) == 0)
+		n++;
+	return n;
+}
+
+void
+fk_tx_lose_at(struct fk_tx *k, uint32_t i)
+{
+	if (i >= k->nb_owed)
+		return;
+	memmove(&k->owed[i], &k->owed[i + 1],
+		(k->nb_owed - i - 1) * sizeof(k->owed[0]));
+	k->nb_owed--;
+}
