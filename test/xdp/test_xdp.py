@@ -567,6 +567,11 @@ def case_bad_args(env):
         dies_cleanly(env, topo, pmd, 'iface=%s,shared_umem=2' % r0, ['shared_umem'],
                      'shared_umem=2')
         dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'], 'unknown parameter')
+        # a key without a value, refused the same way on every DPDK release
+        # (24.11's kvargs no longer hands it to the parser)
+        dies_cleanly(env, topo, pmd, 'iface=%s,force_copy' % r0, ['force_copy needs a value'],
+                     'force_copy without a value')
+        dies_cleanly(env, topo, pmd, 'iface', ['iface needs a value'], 'iface without a value')
         # the veth offers copy mode only: zero-copy must be refused, not faked
         # (mode=zc: the deprecated alias of bind_mode)
         dies_cleanly(env, topo, pmd, 'iface=%s,bind_mode=zc' % r0, ['mode zc', 'zero-copy'],

@@ -271,6 +271,15 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 			ret = -EINVAL;
 			break;
 		}
+		/* a key without a value: the handlers refuse it, and DPDK
+		 * 24.11's rte_kvargs_process() does not call them for it */
+		if (rte_kvargs_count(kv, tab[i].key) == 1 &&
+		    rte_kvargs_get(kv, tab[i].key) == NULL) {
+			XDP_LOG(ERR, "%s: %s needs a value (%s=...)", name,
+				tab[i].key, tab[i].key);
+			ret = -EINVAL;
+			break;
+		}
 		if (rte_kvargs_process(kv, tab[i].key, tab[i].fn,
 				       RTE_PTR_ADD(tab[i].in_args ? (void *)&a :
 						   (void *)p, tab[i].off)) != 0) {
