@@ -57,8 +57,8 @@
  *    per descriptor (or mbufx_rx_refill_iova(), the IOVAs of the burst in
  *    one loop); then mbufx_rx_attach(), mbufx_rx_attach_meta() or
  *    mbufx_rx_attach_burst(), or in a receive loop over descriptors
- *    mbufx_rx_attach_uncounted() per buffer and mbufx_rx_attached() once
- *    per burst, and mbufx_rx_return() /
+ *    mbufx_rx_attach_uncounted() per buffer (mbufx_rx_prefetch() a burst
+ *    ahead) and mbufx_rx_attached() once per burst, and mbufx_rx_return() /
  *    mbufx_rx_return_handles() for buffers never filled;
  *  - devices addressing buffers by offset into one region (an AF_XDP UMEM),
  *    which choose where the frame starts: mbufx_rx_refill_offsets(),
@@ -88,6 +88,7 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_prefetch.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -507,6 +508,24 @@ mbufx_rx_attach_uncounted(const struct mbufx_rx *rx, void *handle,
 	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
 			     meta->len, meta->rss, meta->hash_hi,
 			     meta->vlan_tci, meta->vlan_tci_outer);
+}
+
+/**
+ * Prefetch the header line that attach will write in the buffer of
+ * @p handle (the mbuf's first cache line); reads nothing. Late attach
+ * touches that line once, a transmit and a receive ring lap after the
+ * application last did, so it has often left L2 by then: a receive loop
+ * that, while attaching descriptor i, prefetches the buffer posted at
+ * descriptor i + burst size (the one the next burst attaches) takes those
+ * misses in the background instead of one after another in the burst.
+ *
+ * @param handle
+ *   A posted buffer's handle.
+ */
+static inline void
+mbufx_rx_prefetch(const void *handle)
+{
+	rte_prefetch0(RTE_PTR_ADD(handle, offsetof(struct rte_mbuf, rearm_data)));
 }
 
 /**

@@ -22,10 +22,6 @@
 #error "do not include mbufx_rx_impl.h directly: include mbufx_rx.h"
 #endif
 
-#if defined(RTE_ARCH_X86_64)
-#include <emmintrin.h>
-#endif
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -259,28 +255,6 @@ mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
 	RTE_VERIFY(m->next == NULL && m->nb_segs == 1 && m->pool == rx->mp);
 	RTE_VERIFY(len <= rx->room);
 #endif
-#if defined(RTE_ARCH_X86_64)
-	/*
-	 * Four stores instead of nine: rearm word and ol_flags (bytes 16-31),
-	 * packet_type to hash.rss (32-47), then hash.hi and vlan_tci_outer.
-	 * A header line that missed the caches is written through the store
-	 * buffer; fewer stores per line keep it from filling during a burst.
-	 */
-	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, rearm_data) != 16 ||
-			 offsetof(struct rte_mbuf, ol_flags) != 24 ||
-			 offsetof(struct rte_mbuf, packet_type) != 32 ||
-			 offsetof(struct rte_mbuf, pkt_len) != 36 ||
-			 offsetof(struct rte_mbuf, data_len) != 40 ||
-			 offsetof(struct rte_mbuf, vlan_tci) != 42 ||
-			 offsetof(struct rte_mbuf, hash) != 44);
-	_mm_storeu_si128((__m128i *)RTE_PTR_ADD(m, 16),
-			 _mm_set_epi64x((long long)ol_flags,
-					(long long)rx->rearm));
-	_mm_storeu_si128((__m128i *)RTE_PTR_ADD(m, 32),
-			 _mm_set_epi32((int)rss,
-				       (int)((uint32_t)vlan_tci << 16 | len),
-				       (int)len, (int)ptype));
-#else
 	/* data_off, refcnt, nb_segs, port: one 8-byte store */
 	memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)),
 	       &rx->rearm, sizeof(rx->rearm));
@@ -290,7 +264,6 @@ mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
 	m->data_len = len;
 	m->vlan_tci = vlan_tci;
 	m->hash.fdir.lo = rss;
-#endif
 	m->hash.fdir.hi = hash_hi;
 	m->vlan_tci_outer = vlan_tci_outer;
 	return m;
