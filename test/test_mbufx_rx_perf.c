@@ -28,11 +28,15 @@
  * only): refill = rte_mempool_get_bulk() into the software ring, read
  * buf_iova and write the rearm word of each mbuf; completion = write
  * ol_flags, packet_type, lengths, hash, vlan.
- * Late attach ("mbufx"): refill = mbufx_rx_refill_bulk() into the software
- * ring and mbufx_rx_handle_iova() per descriptor (no header access);
- * completion = mbufx_rx_attach_meta() (rearm word and fields in one pass).
- * "mbufx_bufs": the same with mbufx_rx_refill() into struct mbufx_rx_buf
- * (the application-facing form), shown for its copy overhead.
+ * Late attach ("mbufx"), the PMD form: refill = mbufx_rx_refill_iova() into
+ * the software ring (the burst's IOVAs in one loop, no header access);
+ * completion = mbufx_rx_attach_uncounted() per descriptor (rearm word and
+ * fields in one pass), the header a burst ahead prefetched with
+ * mbufx_rx_prefetch(), and mbufx_rx_attached() once per burst. Both drivers
+ * keep the queue state in locals during a burst, as PMDs do.
+ * "mbufx_bufs": mbufx_rx_refill() into struct mbufx_rx_buf (the
+ * application-facing form) and mbufx_rx_attach_meta() per packet, counted
+ * per packet, no prefetch: shown for the cost of those.
  *
  * Timed per burst: completion and refill windows (rte_rdtsc_precise()
  * around each, the measured cost of an empty window subtracted) = "rx path",
@@ -87,6 +91,8 @@
 #define EVICT_SIZE (64u << 20)
 #define TABLE_SIZE (64u << 20)
 #define DD 1u
+/* late attach: headers prefetched one burst ahead (mbufx_rx_prefetch()) */
+#define PREFETCH 32
 
 struct sim_desc {
 	union {
@@ -251,8 +257,10 @@ rx_complete(struct sim *s, struct rte_mbuf **pkts, const enum mode mode)
 				.vlan_tci = d->wb.vlan,
 			};
 
-			if (mode == M_LATE)
+			if (mode == M_LATE) {
+				mbufx_rx_prefetch(sw[(idx + PREFETCH) & mask]);
 				m = mbufx_rx_attach_uncounted(rx, sw[idx], &md);
+			}
 			else
 				m = mbufx_rx_attach_meta(rx, sw[idx], &md);
 		} else {
@@ -591,16 +599,13 @@ json_row(FILE *f, const struct bench_case *c, int loop, int last)
 	else
 		fprintf(f, ", \"target\": 1.15, \"met\": false, \"note\": "
 			"\"%.2fx with the timer cost left in; %s\"", raw,
-			c->app == APP_PAYLOAD ?
-			"missed: the payload the app reads did not push the "
-			"headers out of L2 before refill in this run" :
-			"missed: in this model little data passes through the "
-			"core's caches per packet, so a header is still in the "
-			"2 MiB L2 when classic refill reads buf_iova and writes "
-			"the rearm word (a tx-ring lap after the app last "
-			"touched it); the access late attach saves is an L2 hit. "
-			"The payload rows show the gap growing once the app "
-			"moves more data through L2");
+			"missed: late attach touches a header once, a tx-ring "
+			"plus an rx-ring lap after the app last did; classic "
+			"touches it twice, each one lap after the previous "
+			"touch. When the app moves more than the L2 through the "
+			"core between (payload read, table lines), late "
+			"attach's one access misses L2 where classic's two hit; "
+			"the prefetch a burst ahead hides part of that miss");
 	fprintf(f, "}%s\n", last ? "" : ",");
 }
 
@@ -834,11 +839,13 @@ test_mbufx_rx_perf(void)
 		"\"classic\": \"vector-PMD style: bulk get into the sw ring, "
 		"read buf_iova and write the rearm word at refill; fields at "
 		"completion (first cache line only)\", "
-		"\"mbufx\": \"late attach, PMD form: mbufx_rx_refill_bulk + "
-		"mbufx_rx_handle_iova at refill, mbufx_rx_attach_meta at "
-		"completion\", "
+		"\"mbufx\": \"late attach, PMD form: mbufx_rx_refill_iova at "
+		"refill; mbufx_rx_attach_uncounted per descriptor with "
+		"mbufx_rx_prefetch one burst ahead, mbufx_rx_attached per "
+		"burst at completion\", "
 		"\"mbufx_bufs\": \"late attach through mbufx_rx_refill "
-		"(struct mbufx_rx_buf array, copied into the ring)\", "
+		"(struct mbufx_rx_buf array, copied into the ring) and "
+		"mbufx_rx_attach_meta per packet, no prefetch\", "
 		"\"app\": \"reads the Ethernet header and pkt_len, builds a tx "
 		"descriptor; table cases: 2 random lines of a 64 MiB table per "
 		"packet; payload cases: sums the whole frame (software checksum "
