@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The mbufx authors
 #
 # `make demo`: real traffic through mbufx-l3fwd, mbufx pools against stock
-# ring pools, in about a minute on two cores.
+# ring pools, in about two minutes on two cores.
 #
 #     devtools/demo.sh BUILD
 #
@@ -15,14 +15,20 @@
 #                                            +--------------------------+
 #   (vhost copies every frame between the two processes, like NIC DMA)
 #
-# Six runs: 64 B, IMIX (7:4:1 of 64/594/1518 B) and 9000 B, each on mbufx
-# pools and on stock ring_mp_mc pools (stock jumbo frames scattered over 2K
-# mbufs, mbufx jumbo frames in one segment), with live stats, then a table of
-# Mpps, Gb/s and cycles per packet. Half of the runs stop the generator first,
-# half stop the forwarder first: both sides ignore SIGPIPE and exit cleanly.
-# DEMO_SECONDS (default 5) sets the length of each run. Then an AF_XDP
-# part (below, about 15 s): a Linux namespace's traffic routed by
-# mbufx-l3fwd over two net_mbufx_xdp ports.
+# Three sizes: 64 B, IMIX (7:4:1 of 64/594/1518 B) and 9000 B. Per size the
+# router on mbufx pools and the router on stock ring_mp_mc pools (stock jumbo
+# frames scattered over 2K mbufs, mbufx jumbo frames in one segment), each
+# with its own generator and vhost pair, are started once and take turns on
+# the two cores (the other pair SIGSTOPped; test/apps/turns.py, the
+# machinery of `make bench`): DEMO_ROUNDS (default 3) rounds of turns of
+# DEMO_SECONDS (default 3), the order alternating, one live sample a second
+# with both processes' CPU shares. Then a table of the medians of the clean
+# samples (both processes had a full CPU) with their counts, and the ratio,
+# or, when the machine was too busy for a fair comparison, why. The mbufx
+# pairs stop the generator first, the stock pairs the forwarder first: both
+# sides ignore SIGPIPE and exit cleanly. Then an AF_XDP part (below, about
+# 15 s): a Linux namespace's traffic routed by mbufx-l3fwd over two
+# net_mbufx_xdp ports.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +44,8 @@ if [ ! -x "$build/app/l3fwd-mbufx/mbufx-l3fwd" ]; then
 fi
 build=$(cd "$build" && pwd)
 cd "$root"
-python3 "$root/test/apps/fwdbench.py" demo "$build" --seconds "${DEMO_SECONDS:-5}"
+python3 "$root/test/apps/fwdbench.py" demo "$build" --reps "${DEMO_ROUNDS:-3}" \
+    --seconds "${DEMO_SECONDS:-3}"
 
 # Part 2, AF_XDP: a Linux network namespace (host A) pings host B in
 # another namespace through mbufx-l3fwd on two net_mbufx_xdp ports (a third

@@ -296,6 +296,37 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 		printf("FAIL %s: not full after bulk return\n", mp->name);
 		goto out;
 	}
+
+	/* the burst IOVA form: the same IOVAs as one handle at a time */
+	for (got = 0; got < n; got += k) {
+		rte_iova_t iova[32];
+
+		k = RTE_MIN(32u, n - got);
+		if (mbufx_rx_refill_iova(rx, &handles[got], iova, k) != 0) {
+			k = 1;
+			if (mbufx_rx_refill_iova(rx, &handles[got], iova,
+						 1) != 0)
+				break;
+		}
+		for (i = got; i < got + k; i++)
+			if (iova[i - got] != mbufx_rx_handle_iova(rx,
+								  handles[i]) ||
+					check_buf(mp, flags, info.room,
+						  handles[i],
+						  mbufx_rx_handle_addr(rx,
+								handles[i]),
+						  iova[i - got]) !=
+					TEST_SUCCESS) {
+				printf("FAIL %s: burst IOVA of buffer %u\n",
+				       mp->name, i);
+				goto out;
+			}
+	}
+	if (got != n) {
+		printf("FAIL %s: IOVA refill got %u of %u\n", mp->name, got, n);
+		goto out;
+	}
+	mbufx_rx_return_handles(rx, handles, n);
 	ret = TEST_SUCCESS;
 out:
 	free(bufs);
@@ -734,8 +765,14 @@ check_attach(int dirty)
 		pkts[i] = mbufx_rx_attach(rx, &bufs[i], md[i].len,
 					  md[i].ol_flags, md[i].packet_type);
 	}
-	for (; i < n / 2; i++)
+	for (; i < 3 * n / 8; i++)
 		pkts[i] = mbufx_rx_attach_meta(rx, handles[i], &md[i]);
+	/* a receive loop's form: uncounted per buffer, counted per burst */
+	for (; i < n / 2; i++)
+		pkts[i] = mbufx_rx_attach_uncounted(rx, handles[i], &md[i]);
+	mbufx_rx_stats_get(rx, &st);
+	TEST_ASSERT_EQUAL(st.attached, 3 * n / 8, "uncounted attach counted");
+	mbufx_rx_attached(rx, n / 2 - 3 * n / 8);
 	TEST_ASSERT_EQUAL(mbufx_rx_attach_burst(rx, &handles[i], &md[i],
 						&pkts[i], n - i), n - i,
 			  "burst");
@@ -819,10 +856,20 @@ check_exhaust(const char *ops, unsigned int cache)
 	TEST_ASSERT_EQUAL(mbufx_rx_refill_bulk(rx, &h[100], 1), -ENOBUFS,
 			  "bulk from empty pool");
 	mbufx_rx_return_handles(rx, h, 100);
+	{
+		rte_iova_t iova[101];
+
+		iova[0] = 0;
+		TEST_ASSERT_EQUAL(mbufx_rx_refill_iova(rx, h, iova, 101),
+				  -ENOBUFS, "IOVA bulk");
+		TEST_ASSERT_EQUAL(iova[0], 0, "IOVAs written on failure");
+		TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 100,
+				  "nothing taken by the IOVA bulk");
+	}
 	mbufx_rx_stats_get(rx, &st);
 	TEST_ASSERT_EQUAL(st.refilled, 100, "refilled");
-	TEST_ASSERT_EQUAL(st.refill_fails, 2, "fails");
-	TEST_ASSERT_EQUAL(st.refill_missed, 102, "missed");
+	TEST_ASSERT_EQUAL(st.refill_fails, 3, "fails");
+	TEST_ASSERT_EQUAL(st.refill_missed, 203, "missed");
 	TEST_ASSERT_EQUAL(st.posted, 0, "posted");
 
 	/* burst form: as many as there are */
@@ -833,16 +880,16 @@ check_exhaust(const char *ops, unsigned int cache)
 	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 0, "pool empty");
 	mbufx_rx_stats_get(rx, &st);
 	TEST_ASSERT_EQUAL(st.refilled, 200, "refilled");
-	TEST_ASSERT_EQUAL(st.refill_fails, 4, "fails");
-	TEST_ASSERT_EQUAL(st.refill_missed, 102 + 28 + 8, "missed");
+	TEST_ASSERT_EQUAL(st.refill_fails, 5, "fails");
+	TEST_ASSERT_EQUAL(st.refill_missed, 203 + 28 + 8, "missed");
 	TEST_ASSERT_EQUAL(st.posted, 100, "posted");
 	mbufx_rx_return(rx, bufs, 100);
 	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 100, "full again");
 	/* one call larger than the internal bulk, more than the pool holds */
 	TEST_ASSERT_EQUAL(mbufx_rx_refill(rx, bufs, 160), 100, "big refill");
 	mbufx_rx_stats_get(rx, &st);
-	TEST_ASSERT_EQUAL(st.refill_fails, 5, "fails");
-	TEST_ASSERT_EQUAL(st.refill_missed, 138 + 60, "missed");
+	TEST_ASSERT_EQUAL(st.refill_fails, 6, "fails");
+	TEST_ASSERT_EQUAL(st.refill_missed, 239 + 60, "missed");
 	mbufx_rx_return(rx, bufs, 100);
 	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 100, "full again");
 	TEST_ASSERT_EQUAL(mbufx_rx_refill(rx, bufs, 0), 0, "refill of 0");

@@ -54,8 +54,11 @@
  *  - descriptor NICs (a descriptor holds an IOVA): mbufx_rx_refill() into
  *    {addr, iova, handle} entries, or mbufx_rx_refill_bulk() into a software
  *    ring of handles with mbufx_rx_handle_iova() / mbufx_rx_handle_addr()
- *    per descriptor; then mbufx_rx_attach(), mbufx_rx_attach_meta() or
- *    mbufx_rx_attach_burst(), and mbufx_rx_return() /
+ *    per descriptor (or mbufx_rx_refill_iova(), the IOVAs of the burst in
+ *    one loop); then mbufx_rx_attach(), mbufx_rx_attach_meta() or
+ *    mbufx_rx_attach_burst(), or in a receive loop over descriptors
+ *    mbufx_rx_attach_uncounted() per buffer (mbufx_rx_prefetch() a burst
+ *    ahead) and mbufx_rx_attached() once per burst, and mbufx_rx_return() /
  *    mbufx_rx_return_handles() for buffers never filled;
  *  - devices addressing buffers by offset into one region (an AF_XDP UMEM),
  *    which choose where the frame starts: mbufx_rx_refill_offsets(),
@@ -85,6 +88,7 @@
 #include <rte_common.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_prefetch.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -396,6 +400,36 @@ mbufx_rx_refill_bulk(struct mbufx_rx *rx, void **handles, unsigned int n)
 }
 
 /**
+ * mbufx_rx_refill_bulk() that also gives the IOVA of each buffer's data
+ * address, computed for the whole burst in one loop (the translation's
+ * fields read once): a descriptor NIC's refill, which then programs
+ * descriptor i with iova[i]. No header access.
+ *
+ * @param rx
+ *   The context.
+ * @param handles
+ *   Array of n entries, filled on success.
+ * @param iova
+ *   Array of n entries, filled on success: mbufx_rx_handle_iova() of each
+ *   handle (RTE_BAD_IOVA for a context created with MBUFX_RX_F_NO_IOVA).
+ * @param n
+ *   Number of buffers wanted.
+ * @return
+ *   0, or -ENOBUFS (nothing taken; counted in refill_fails and
+ *   refill_missed) when the pool cannot give n.
+ */
+static inline int
+mbufx_rx_refill_iova(struct mbufx_rx *rx, void **handles, rte_iova_t *iova,
+		unsigned int n)
+{
+	int ret = mbufx_rx_refill_bulk(rx, handles, n);
+
+	if (likely(ret == 0))
+		mbufx_rx_iova_burst(rx, handles, iova, n);
+	return ret;
+}
+
+/**
  * Turn a filled buffer into a received mbuf.
  *
  * Writes, in the mbuf's first cache line only: the rearm word (data_off =
@@ -447,6 +481,65 @@ mbufx_rx_attach_meta(struct mbufx_rx *rx, void *handle,
 	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
 			     meta->len, meta->rss, meta->hash_hi,
 			     meta->vlan_tci, meta->vlan_tci_outer);
+}
+
+/**
+ * mbufx_rx_attach_meta() for a receive loop that counts its burst once:
+ * the same writes, not counted. The loop ends with mbufx_rx_attached() of
+ * the number of buffers it attached, before the mbufs leave the receive
+ * call (the counters' invariants hold between bursts). One counter update
+ * per burst instead of one per packet: a per-packet read-modify-write of
+ * the counter in memory chains every packet of the loop to the previous
+ * one's store.
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @param meta
+ *   Receive metadata; meta->len at most the context's room.
+ * @return
+ *   The mbuf (never NULL).
+ */
+static inline struct rte_mbuf *
+mbufx_rx_attach_uncounted(const struct mbufx_rx *rx, void *handle,
+		const struct mbufx_rx_meta *meta)
+{
+	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
+			     meta->len, meta->rss, meta->hash_hi,
+			     meta->vlan_tci, meta->vlan_tci_outer);
+}
+
+/**
+ * Prefetch the header line that attach will write in the buffer of
+ * @p handle (the mbuf's first cache line); reads nothing. Late attach
+ * touches that line once, a transmit and a receive ring lap after the
+ * application last did, so it has often left L2 by then: a receive loop
+ * that, while attaching descriptor i, prefetches the buffer posted at
+ * descriptor i + burst size (the one the next burst attaches) takes those
+ * misses in the background instead of one after another in the burst.
+ *
+ * @param handle
+ *   A posted buffer's handle.
+ */
+static inline void
+mbufx_rx_prefetch(const void *handle)
+{
+	rte_prefetch0(RTE_PTR_ADD(handle, offsetof(struct rte_mbuf, rearm_data)));
+}
+
+/**
+ * Count n buffers attached with mbufx_rx_attach_uncounted() (in attached).
+ *
+ * @param rx
+ *   The context.
+ * @param n
+ *   Number of buffers.
+ */
+static inline void
+mbufx_rx_attached(struct mbufx_rx *rx, unsigned int n)
+{
+	MBUFX_RX_CNT_ADD(rx, attached, n);
 }
 
 /**

@@ -178,6 +178,70 @@ mbufx_rx_describe(const struct mbufx_rx *rx, struct mbufx_rx_buf *bufs,
 	}
 }
 
+/**
+ * @internal IOVAs of the data addresses of n handles into iova[], in one
+ * kind: every field of rx the translation needs is read once, before the
+ * loop (the stores to iova[] could alias rx for the compiler, which would
+ * otherwise read them again for every buffer).
+ */
+static __rte_always_inline void
+mbufx_rx_iova_kind_burst(const struct mbufx_rx *rx, void * const *handles,
+		rte_iova_t *iova, unsigned int n,
+		const enum mbufx_rx_iova_kind kind)
+{
+	const uintptr_t off = rx->data_offset;
+	const uint64_t delta = rx->iova_delta;
+	const uintptr_t page_base = rx->page_base;
+	const uint32_t page_shift = rx->page_shift;
+	const uint64_t *page_delta = rx->page_delta;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uintptr_t va = (uintptr_t)handles[i] + off;
+
+		switch (kind) {
+		case MBUFX_RX_IOVA_LINEAR:
+			iova[i] = va + delta;
+			break;
+		case MBUFX_RX_IOVA_PAGES:
+			iova[i] = va + page_delta[(va - page_base) >>
+						  page_shift];
+			break;
+		case MBUFX_RX_IOVA_TABLE:
+			iova[i] = mbufx_rx_table_iova(rx, va);
+			break;
+		default:
+			iova[i] = RTE_BAD_IOVA;
+			break;
+		}
+	}
+}
+
+/** @internal mbufx_rx_iova_kind_burst(), one loop per kind. */
+static __rte_always_inline void
+mbufx_rx_iova_burst(const struct mbufx_rx *rx, void * const *handles,
+		rte_iova_t *iova, unsigned int n)
+{
+	switch (rx->iova_kind) {
+	case MBUFX_RX_IOVA_LINEAR:
+		mbufx_rx_iova_kind_burst(rx, handles, iova, n,
+					 MBUFX_RX_IOVA_LINEAR);
+		break;
+	case MBUFX_RX_IOVA_PAGES:
+		mbufx_rx_iova_kind_burst(rx, handles, iova, n,
+					 MBUFX_RX_IOVA_PAGES);
+		break;
+	case MBUFX_RX_IOVA_TABLE:
+		mbufx_rx_iova_kind_burst(rx, handles, iova, n,
+					 MBUFX_RX_IOVA_TABLE);
+		break;
+	default:
+		mbufx_rx_iova_kind_burst(rx, handles, iova, n,
+					 MBUFX_RX_IOVA_NONE);
+		break;
+	}
+}
+
 /** @internal Write the RX metadata into the first cache line of m. */
 static __rte_always_inline struct rte_mbuf *
 mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,

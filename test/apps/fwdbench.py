@@ -19,8 +19,13 @@ Two set-ups, both driven from here (standard library only):
 Stock jumbo frames arrive scattered over 2K mbufs (--scatter, what stock
 l3fwd does); mbufx jumbo frames arrive in one jumbo-zone segment.
 
-    fwdbench.py demo  BUILD_DIR [--seconds N]
+    fwdbench.py demo  BUILD_DIR [--reps ROUNDS] [--seconds TURN]
     fwdbench.py bench BUILD_DIR --out FILE.json [--reps N]
+
+The demo runs the vhost set-up with both pool kinds taking turns on the
+same traffic (turns.py, the machinery of `make bench`'s side-by-side runs)
+and prints clean-sample medians, or that the machine was too busy for a
+fair comparison.
 """
 
 import argparse
@@ -36,6 +41,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from apptest import Env, Fail, Skip, have_hugepages, summary  # noqa: E402
 from pkt import ETH_IPV4, eth, ipv4, udp, write_pcap  # noqa: E402
+from turns import (CLEAN, FAIR_CLEAN_SHARE, FAIR_MIN_CLEAN, FAIR_SPREAD, fair,  # noqa: E402
+                   gen_tx_drop, kill_from, side_stats, stop_pair, take_turns, wait_traffic)
 
 # Fixed pool sizes, reported with the results (the same for both pool kinds).
 POOL_ARGS = ['--mbufs', '16383', '--jumbo-mbufs', '2047', '--hdr-mbufs', '4095']
@@ -76,26 +83,6 @@ STATS_RE = re.compile(r'p1 rx [\d.]+ Mpps [\d.]+ Gb/s tx ([\d.]+) Mpps ([\d.]+) 
 
 def stats_lines(text):
     return [(float(m.group(1)), float(m.group(2))) for m in STATS_RE.finditer(text)]
-
-
-class Follower:
-    """Echo the app's per-second stats lines while it runs."""
-
-    def __init__(self, path, prefix):
-        self.path, self.prefix, self.pos = path, prefix, 0
-
-    def poll(self):
-        try:
-            with open(self.path, 'rb') as f:
-                f.seek(self.pos)
-                data = f.read()
-        except OSError:
-            return
-        cut = data.rfind(b'\n') + 1
-        self.pos += cut
-        for line in data[:cut].decode(errors='replace').splitlines():
-            if line.startswith('['):
-                print('%s %s' % (self.prefix, line[:150]), flush=True)
 
 
 def l3fwd_pool_args(pool, jumbo):
@@ -143,18 +130,18 @@ def start_generator(env, testpmd, caps, case, fwd, name, s0, s1, log, wait_s=10)
         env=env.testpmd_env(), log=log, ignore_sigpipe=True)
 
 
-def run_vhost(env, caps, case, pool, seconds, stop_first='testpmd', live=None):
+def run_vhost(env, caps, case, pool, seconds, stop_first='testpmd'):
     """One run on the vhost pair; returns a result dict."""
     started = len(env.procs)
     try:
-        return vhost_once(env, caps, case, pool, seconds, stop_first, live)
+        return vhost_once(env, caps, case, pool, seconds, stop_first)
     finally:
         for p in env.procs[started:]:
             if p.poll() is None:
                 env.stop(p, signal.SIGKILL, timeout=5)
 
 
-def vhost_once(env, caps, case, pool, seconds, stop_first, live):
+def vhost_once(env, caps, case, pool, seconds, stop_first):
     import shutil
     testpmd = shutil.which('dpdk-testpmd')
     if testpmd is None:
@@ -171,15 +158,12 @@ def vhost_once(env, caps, case, pool, seconds, stop_first, live):
         l3fwd_pool_args(pool, jumbo), log=tag + '_l3fwd.log')
     gen = start_generator(env, testpmd, caps, case, fwd, 'mbufx-l3fwd', s0, s1,
                           tag + '_testpmd.log')
-    follow = Follower(fwd.logfile.name, live) if live else None
     t_end = None
     deadline = time.time() + seconds + 40
     while time.time() < deadline:
         if fwd.poll() is not None or gen.poll() is not None:
             raise Fail('a side exited early:\n%s\n%s' % (env.log(fwd)[-3000:],
                                                         env.log(gen)[-3000:]))
-        if follow:
-            follow.poll()
         if t_end is None and 'forwarding on' in env.log(fwd):
             t_end = time.time() + seconds + 1
         if t_end is not None and time.time() >= t_end:
@@ -189,8 +173,6 @@ def vhost_once(env, caps, case, pool, seconds, stop_first, live):
     for p in order:
         env.stop(p, signal.SIGINT)
         time.sleep(0.3)
-    if follow:
-        follow.poll()
     lf, lg = env.log(fwd), env.log(gen)
     if fwd.returncode != 0:
         raise Fail('mbufx-l3fwd exited %d:\n%s' % (fwd.returncode, lf[-3000:]))
@@ -266,29 +248,100 @@ def run_callgrind(env, size, pool, seconds=3):
     return total / pkts
 
 
-def demo(build, seconds):
+# Gb/s of the demo table: frame bytes (no CRC) per frame of each capture
+FRAME_BYTES = {'64': 60.0, '1518': 1514.0, '9000': 8996.0,
+               'imix': sum((size - 4) * w for size, w in IMIX) / sum(w for _, w in IMIX)}
+DEMO_CASES = ('64', 'imix', '9000')
+DEMO_SIDES = ('mbufx', 'stock')
+
+
+def start_demo_pair(env, caps, case, pool):
+    """mbufx-l3fwd on @p pool pools and its generator on their own vhost
+    pair, carrying traffic, then stopped until their first turn."""
+    import shutil
+    jumbo = case == '9000'
+    tag = 'demo_%s_%s_%d' % (case, pool, env.nrun)
+    s0, s1, sj = env.path(tag + '0.sock'), env.path(tag + '1.sock'), env.path(tag + '.json')
+    fwd = env.start([env.l3fwd] + env.eal('1', 320, huge=True) + [
+        '--vdev', 'net_vhost0,iface=%s,queues=1' % s0,
+        '--vdev', 'net_vhost1,iface=%s,queues=1' % s1,
+        '--', '-p', '3', '-T', '1', '--link-wait', '30', '--summary', sj] +
+        l3fwd_pool_args(pool, jumbo), log=tag + '_l3fwd.log')
+    gen = start_generator(env, shutil.which('dpdk-testpmd'), caps, case, fwd, 'mbufx-l3fwd',
+                          s0, s1, tag + '_testpmd.log')
+    wait_traffic(env, pool, fwd, gen)
+    return fwd, gen, sj
+
+
+def demo_case(env, caps, case, rounds, seconds):
+    """Both sides of one size take turns on the same traffic; the mbufx pair
+    is stopped generator first, the stock pair forwarder first.
+    @return res[pool] = result dict."""
+    started = len(env.procs)
+    pairs, summaries, res = {}, {}, {}
+    try:
+        for pool in DEMO_SIDES:
+            fwd, gen, sj = retried(start_demo_pair, env, caps, case, pool)
+            pairs[pool], summaries[pool] = (fwd, gen), sj
+        runs = take_turns(env, pairs, DEMO_SIDES, rounds, seconds, case)
+        for pool in DEMO_SIDES:
+            fwd, gen = pairs[pool]
+            stop_pair(env, fwd, gen, first='gen' if pool == 'mbufx' else 'fwd')
+            lf, lg = env.log(fwd), env.log(gen)
+            if fwd.returncode != 0:
+                raise Fail('mbufx-l3fwd exited %d:\n%s' % (fwd.returncode, lf[-3000:]))
+            if gen.returncode not in (0, -signal.SIGINT) or 'Bye' not in lg:
+                raise Fail('testpmd did not stop cleanly (%d):\n%s' % (gen.returncode,
+                                                                       lg[-3000:]))
+            runs[pool][-1]['gen_tx_drop'] = gen_tx_drop(lg)
+            s = summary(summaries[pool])
+            m = re.search(r'Forward statistics for port 2\s+-+\s+RX-packets: (\d+)', lg)
+            st = side_stats(runs[pool])
+            mpps = st['clean'] if st['clean'] is not None else st['median']
+            st.update({
+                'mpps': mpps, 'gbps': mpps * FRAME_BYTES[case] * 8 / 1e3,
+                'rx_pkts': s['rx_pkts'], 'rx_multiseg': s['rx_multiseg'],
+                'forwarded': s['ports'][1]['tx_pkts'],
+                'back': int(m.group(1)) if m else None, 'leak': s['leak'],
+                'drops': {k: v for k, v in s['drops'].items() if v},
+                'samples': [list(x) for r in runs[pool] for x in r['samples']]})
+            if st['leak']:
+                raise Fail('mbufx-l3fwd on %s pools leaked %s' % (pool, st['leak']))
+            res[pool] = st
+        return res
+    finally:
+        kill_from(env, started)
+
+
+def demo(build, rounds, seconds):
+    import shutil
     env = Env(build, 'demo')
     results = {}
     try:
+        if shutil.which('dpdk-testpmd') is None:
+            raise Skip('dpdk-testpmd not found (Debian package dpdk)')
+        if not have_hugepages(1600):
+            raise Skip('two vhost-user/virtio-user pairs need about 1600 MiB of free 2 MiB '
+                       'hugepages')
         caps = write_captures(env)
         print('mbufx demo: dpdk-testpmd (mbufx pool) replays IPv4/UDP to 198.18.1.0/24 into\n'
               'virtio-user; mbufx-l3fwd routes it between two vhost-user ports (vhost copies\n'
-              'every frame like NIC DMA); testpmd counts it back. %d s per run.\n' % seconds)
-        runs = [(c, p) for c in ('64', 'imix', '9000') for p in ('mbufx', 'stock')]
-        for i, (case, pool) in enumerate(runs):
-            stop_first = 'testpmd' if pool == 'mbufx' else 'l3fwd'
-            label = '%s B' % case if case != 'imix' else 'IMIX'
-            print('--- %s, %s pools (stopping %s first)' %
-                  (label, 'mbufx' if pool == 'mbufx' else 'stock ring', stop_first),
-                  flush=True)
-            results[(case, pool)] = run_vhost(env, caps, case, pool, seconds, stop_first,
-                                              live='  %-4s %-5s' % (case, pool))
-        print_table(results)
+              'every frame like NIC DMA); testpmd counts it back. Per size, the router on\n'
+              'mbufx pools and the router on stock ring pools, each with its own generator,\n'
+              'take %d turns of %d s on the two cores (the other pair stopped). Live: one\n'
+              'sample per second, Mpps (generator CPU / router CPU).\n' % (rounds, seconds))
+        for case in DEMO_CASES:
+            print('--- %s: mbufx pools and stock ring pools taking turns' %
+                  ('IMIX' if case == 'imix' else '%s B' % case), flush=True)
+            res = demo_case(env, caps, case, rounds, seconds)
+            for pool in DEMO_SIDES:
+                results[(case, pool)] = res[pool]
+        print_table(results, rounds, seconds)
         out = os.path.join(os.getcwd(), 'demo-results')
         os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, 'demo.json'), 'w') as f:
             json.dump({'%s/%s' % k: v for k, v in results.items()}, f, indent=1)
-        print('\n(results also in demo-results/demo.json)')
+        print('\n(results and every sample also in demo-results/demo.json)')
         return 0
     except Skip as e:
         print('demo: cannot run here: %s' % e)
@@ -308,25 +361,38 @@ def segs(r):
     return 'chains (%d%%)' % (100 * r['rx_multiseg'] // r['rx_pkts'])
 
 
-def print_table(results):
+def side_cells(r):
+    clean = '%d/%d' % (r['n_clean'], r['n'])
+    spread = '%3.0f%%' % (100 * r['spread']) if r['spread'] is not None else '   -'
+    return '%6.3f%s %6.2f %5s %4s %-11s' % (r['mpps'], ' ' if r['clean'] is not None else '*',
+                                          r['gbps'], clean, spread, segs(r))
+
+
+def print_table(results, rounds, seconds):
     print('\n%-6s | %-37s | %-37s | %s' % ('', 'mbufx pools', 'stock ring pools',
                                            'mbufx/stock'))
-    print('%-6s | %6s %6s %8s %-13s | %6s %6s %8s %-13s | %6s %8s' %
-          ('size', 'Mpps', 'Gb/s', 'cyc/pkt', 'rx', 'Mpps', 'Gb/s', 'cyc/pkt', 'rx',
-           'Mpps', 'cyc/pkt'))
-    print('-' * 110)
-    for case in ('64', 'imix', '9000'):
+    print('%-6s | %7s %6s %5s %4s %-11s | %7s %6s %5s %4s %-11s | %s' %
+          ('size', 'Mpps', 'Gb/s', 'clean', 'IQR', 'rx', 'Mpps', 'Gb/s', 'clean', 'IQR', 'rx',
+           'Mpps'))
+    print('-' * 104)
+    for case in DEMO_CASES:
         a, b = results[(case, 'mbufx')], results[(case, 'stock')]
-        print('%-6s | %6.3f %6.2f %8.1f %-13s | %6.3f %6.2f %8.1f %-13s | %5.2fx %7.2fx' %
-              ('64 B' if case == '64' else 'IMIX' if case == 'imix' else '9000 B',
-               a['mpps'], a['gbps'], a['cpp'], segs(a), b['mpps'], b['gbps'], b['cpp'],
-               segs(b), a['mpps'] / b['mpps'] if b['mpps'] else 0,
-               b['cpp'] / a['cpp'] if a['cpp'] else 0))
-    print('Mpps, Gb/s: frames forwarded by mbufx-l3fwd, best 1-second window of the run '
-          '(frame\nbytes, no CRC). cyc/pkt: TSC cycles of the l3fwd loop iterations that '
-          'had work,\nper packet. rx: how frames arrived in l3fwd. One run per cell on a '
-          'possibly busy\nmachine: `make bench` interleaves repetitions and reports '
-          'medians.\nFrames counted back at the generator: ' +
+        why = fair(a, b)
+        print('%-6s | %s | %s | %s' % (
+            '64 B' if case == '64' else 'IMIX' if case == 'imix' else '9000 B',
+            side_cells(a), side_cells(b),
+            why if why else '%.2fx' % (a['clean'] / b['clean'])))
+    print('Mpps: frames forwarded by mbufx-l3fwd and counted back at the generator, median '
+          'of\nthe clean 1-second samples (generator and router both had >= %.2f of a CPU; '
+          '* = none\nclean, median of all). The two sides took %d turns of %d s each on the '
+          'same traffic,\nthe order alternating. clean: clean samples of all; IQR: their '
+          'interquartile range\nover their median. Gb/s: Mpps x frame bytes (no CRC). rx: '
+          'how frames arrived in the\nrouter. A ratio is printed only when each side has '
+          '>= %d clean samples, at least\n%d%% of its samples clean, and the ratio taken '
+          'round by round stays within\n%d%% of its median; otherwise the machine was too '
+          'busy for a fair comparison\nand the last column says why. `make bench` runs '
+          'more turns.\nFrames counted back at the generator: ' %
+          (CLEAN, rounds, seconds, FAIR_MIN_CLEAN, 100 * FAIR_CLEAN_SHARE, 100 * FAIR_SPREAD) +
           ', '.join('%s/%s %s' % (c, p, r['back']) for (c, p), r in results.items()))
 
 
@@ -465,15 +531,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('mode', choices=('demo', 'bench'))
     ap.add_argument('build')
-    ap.add_argument('--seconds', type=int, default=None)
-    ap.add_argument('--reps', type=int, default=5)
+    ap.add_argument('--seconds', type=int, default=None,
+                    help='bench: seconds per run (3); demo: seconds per turn (3)')
+    ap.add_argument('--reps', type=int, default=None,
+                    help='bench: repetitions (5); demo: rounds of turns (3)')
     ap.add_argument('--out', default=None)
     a = ap.parse_args()
     if a.mode == 'demo':
-        return demo(a.build, a.seconds or 5)
+        return demo(a.build, a.reps or 3, a.seconds or 3)
     if not a.out:
         ap.error('bench needs --out FILE')
-    return bench(a.build, a.out, a.reps, a.seconds or 3, 5)
+    return bench(a.build, a.out, a.reps or 5, a.seconds or 3, 5)
 
 
 if __name__ == '__main__':

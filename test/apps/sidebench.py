@@ -29,22 +29,21 @@ jumbo-zone mbufs (9344 B: a 9000 B frame in one segment, where l3fwd gets a
 chain of five 2K mbufs) and 1024 header-zone mbufs (unused when forwarding
 unicast).
 
-Turns: per size, the three forwarders and their generators are started once
-and then take turns on the two CPUs, SIGSTOP / SIGCONT on their process groups:
+Turns (test/apps/turns.py): per size, the three forwarders and their
+generators are started once and then take turns on the two CPUs, SIGSTOP /
+SIGCONT on their process groups:
 one pair runs for --seconds while the other two are stopped, --reps rounds.
 This host changes speed below the guest's scheduler for tens of seconds at a
 time (the same binary at 4.2 or 6.6 Mpps with both processes at a full CPU);
 runs of 20 s one after the other put whole phases on one forwarder, turns of
 a few seconds spread every phase over all three.
 
-Measurement: once a second testpmd prints the packet rate of port 2 (frames
-forwarded); at the same moment the CPU time of the generator and of the
-forwarder process is read from /proc/<pid>/stat, so every sample carries both
-processes' CPU share over that second. The first print of a turn spans the
-stop and is dropped. A sample is clean when both had at least 0.97 of a CPU
-(nothing else on the machine took their core). Per size and forwarder: the
-median of all samples, and the median over clean samples with their count;
-the ratios of both against stock l3fwd.
+Measurement (test/apps/turns.py, shared with `make demo`): one sample a
+second, testpmd's rate of port 2 (frames forwarded) with the CPU share of the
+generator and of the forwarder over that second; the first print of a turn
+spans the stop and is dropped; a sample is clean when both had at least 0.97
+of a CPU. Per size and forwarder: the median of all samples, and the median
+over clean samples with their count; the ratios of both against stock l3fwd.
 
 MBUFX_BENCH_RT=1 runs the forwarder under SCHED_FIFO (chrt -f 50), so that
 other jobs on a shared machine do not take its core (the generator stays at
@@ -66,7 +65,6 @@ import os
 import re
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import time
@@ -75,36 +73,19 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from apptest import Env, Fail, Skip, have_hugepages  # noqa: E402
 from fwdbench import retried, start_generator, write_captures, write_doc  # noqa: E402
+from turns import (CLEAN, gen_tx_drop, kill_from, med, side_stats, stop_pair,  # noqa: E402
+                   take_turns, wait_traffic)
 
 FORWARDERS = ('mbufx-l3fwd', 'l3fwd', 'l3fwd+mbufx')
 BASE = 'l3fwd'
 SIZES = ('64', 'imix', '1518', '9000')
 TARGETS = {'64': 1.10, '1518': 1.0, '9000': 1.15}
-CLEAN = 0.97
 NB_MBUF = 8192
 MBUFX_POOL = ['--mbufs', str(NB_MBUF), '--jumbo-mbufs', '2048', '--hdr-mbufs', '1024',
               '--rx-queue-size', '1024', '--tx-queue-size', '1024']
 POOL_DESC = ('both: 8192 mbufs x 2176 B, per-lcore cache 256, 1024 Rx / 1024 Tx '
              'descriptors, burst 32; mbufx-l3fwd also 2048 jumbo (9344 B) and 1024 '
              'header mbufs; generator: testpmd, 16384 mbufs (9344 B for 9000 B frames)')
-TICK = os.sysconf('SC_CLK_TCK')
-
-
-def cpu_seconds(pid):
-    """utime + stime of a process (all its threads), in seconds."""
-    try:
-        with open('/proc/%d/stat' % pid) as f:
-            fields = f.read().rsplit(')', 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-PPS_RE = re.compile(r'NIC statistics for port 2\s.*?Rx-pps:\s+(\d+)', re.S)
-TXDROP_RE = re.compile(r'Forward statistics for port 1\s.*?TX-dropped:\s+(\d+)\s.*?'
-                       r'TX-total:\s+(\d+)', re.S)
-
-
 def rt_prefix():
     """chrt -f 50 under MBUFX_BENCH_RT=1, else nothing."""
     if os.environ.get('MBUFX_BENCH_RT') == '1' and shutil.which('chrt'):
@@ -137,58 +118,8 @@ def start_pair(env, caps, stock, case, kind):
     fwd = env.start(cmd, env=fenv, log=tag + '_fwd.log')
     gen = start_generator(env, testpmd, caps, case, fwd, kind, s0, s1, tag + '_gen.log',
                           wait_s=30)
-    deadline = time.time() + 40
-    while time.time() < deadline:
-        if fwd.poll() is not None or gen.poll() is not None:
-            raise Fail('%s: a side exited early:\n%s\n%s' % (kind, env.log(fwd)[-3000:],
-                                                            env.log(gen)[-3000:]))
-        if any(int(x) > 0 for x in PPS_RE.findall(env.log(gen))):
-            break
-        time.sleep(0.2)
-    else:
-        raise Fail('%s: no traffic within 40 s:\n%s' % (kind, env.log(fwd)[-3000:]))
-    pause(gen, fwd)
+    wait_traffic(env, kind, fwd, gen)
     return fwd, gen
-
-
-def pause(*procs):
-    for p in procs:
-        os.killpg(p.pid, signal.SIGSTOP)
-
-
-def resume(*procs):
-    for p in procs:
-        os.killpg(p.pid, signal.SIGCONT)
-
-
-def turn(env, kind, fwd, gen, seconds):
-    """One turn of a pair: resumed for @p seconds, then stopped again.
-    @return samples (Mpps, generator CPU, forwarder CPU) of the testpmd
-    periods wholly inside the turn (the first print after the resume spans
-    the stop and is dropped)."""
-    seen = len(PPS_RE.findall(env.log(gen)))
-    resume(fwd, gen)
-    samples, last, dropped_first = [], None, False
-    end = time.time() + seconds
-    try:
-        while time.time() < end:
-            if fwd.poll() is not None or gen.poll() is not None:
-                raise Fail('%s: a side exited early:\n%s\n%s' % (
-                    kind, env.log(fwd)[-3000:], env.log(gen)[-3000:]))
-            pps = [int(x) for x in PPS_RE.findall(env.log(gen))]
-            if len(pps) > seen:
-                seen = len(pps)
-                now = (time.time(), cpu_seconds(gen.pid), cpu_seconds(fwd.pid))
-                if dropped_first and last is not None and None not in now + last:
-                    dt = now[0] - last[0]
-                    samples.append((pps[-1] / 1e6, (now[1] - last[1]) / dt,
-                                    (now[2] - last[2]) / dt))
-                dropped_first = True
-                last = now
-            time.sleep(0.05)
-    finally:
-        pause(gen, fwd)
-    return samples
 
 
 def run_size(env, caps, stock, case, turns, seconds):
@@ -200,40 +131,22 @@ def run_size(env, caps, stock, case, turns, seconds):
     try:
         for kind in FORWARDERS:
             pairs[kind] = retried(start_pair, env, caps, stock, case, kind)
-        runs = {k: [] for k in FORWARDERS}
-        for t in range(turns):
-            order = FORWARDERS[t % 3:] + FORWARDERS[:t % 3]
-            for kind in order:
-                fwd, gen = pairs[kind]
-                smp = turn(env, kind, fwd, gen, seconds)
-                runs[kind].append({'samples': smp, 'gen_tx_drop': None})
-                print('  %-5s %-12s %s Mpps' % (case, kind, ' '.join(
-                    '%.2f(%.2f/%.2f)' % x for x in smp)), flush=True)
+        runs = take_turns(env, pairs, FORWARDERS, turns, seconds, case)
         for kind in FORWARDERS:
             fwd, gen = pairs[kind]
-            resume(fwd, gen)
-            env.stop(gen, signal.SIGINT)
-            time.sleep(0.3)
-            env.stop(fwd, signal.SIGINT)
+            stop_pair(env, fwd, gen)
             lg, lf = env.log(gen), env.log(fwd)
             if fwd.returncode != 0:
                 raise Fail('%s exited %d:\n%s' % (kind, fwd.returncode, lf[-3000:]))
             if kind == 'mbufx-l3fwd' and 'LEAK' in lf:
                 raise Fail('mbufx-l3fwd leaked:\n%s' % lf[-3000:])
-            m = TXDROP_RE.search(lg)
-            if m and runs[kind]:
-                runs[kind][-1]['gen_tx_drop'] = int(m.group(1)) / max(1, int(m.group(2)))
+            if runs[kind]:
+                runs[kind][-1]['gen_tx_drop'] = gen_tx_drop(lg)
             if not any(r['samples'] for r in runs[kind]):
                 raise Fail('%s: no traffic measured:\n%s' % (kind, lf[-2000:]))
         return runs
     finally:
-        for p in env.procs[started:]:
-            if p.poll() is None:
-                try:
-                    os.killpg(p.pid, signal.SIGCONT)
-                except ProcessLookupError:
-                    pass
-                env.stop(p, signal.SIGKILL, timeout=5)
+        kill_from(env, started)
 
 
 # Under callgrind: the function whose instructions count (the lcore loop and
@@ -345,25 +258,9 @@ def callgrind_rows(env, caps, stock, seconds, sizes):
     return rows
 
 
-def med(v):
-    return statistics.median(v) if v else 0.0
-
-
 def summarise(case, runs):
     """Rows of one size from runs[kind] = [run dicts]."""
-    stats = {}
-    for kind in FORWARDERS:
-        allv = [s for r in runs[kind] for s in r['samples']]
-        clean = [s[0] for s in allv if s[1] >= CLEAN and s[2] >= CLEAN]
-        stats[kind] = {
-            'median': med([s[0] for s in allv]), 'n': len(allv),
-            'clean': med(clean) if clean else None, 'n_clean': len(clean),
-            'per_cpu': med([s[0] / s[2] for s in allv if s[2] > 0.05]),
-            'cpu_fwd': med([s[2] for s in allv]), 'cpu_gen': med([s[1] for s in allv]),
-            'gen_tx_drop': med([r['gen_tx_drop'] for r in runs[kind]
-                                if r['gen_tx_drop'] is not None]),
-            'runs': [round(med([s[0] for s in r['samples']]), 3) for r in runs[kind]],
-        }
+    stats = {kind: side_stats(runs[kind]) for kind in FORWARDERS}
     label = 'IMIX' if case == 'imix' else '%s B' % case
     rows = []
     for metric, key in (('Mpps, median of all samples', 'median'),
