@@ -10,8 +10,10 @@
  * append_data; the allocation ladder (packet zone, jumbo zone, jumbo dry
  * -> packet-zone chain, packet dry -> jumbo), all-or-nothing bulk, the
  * counters, the dump and the telemetry commands; that a concurrent
- * lookup never returns a set still under construction; and that every zone
- * is full again at the end of each case.
+ * lookup never returns a set still under construction; that mbufx_alloc()'s
+ * own pop off the per-lcore mempool cache hands out what DPDK's get would,
+ * in the same order, on the installed DPDK; and that every zone is full
+ * again at the end of each case.
  */
 
 #include <errno.h>
@@ -757,6 +759,118 @@ telemetry_query(const char *cmd, char *reply, size_t cap)
 	return n;
 }
 
+/*
+ * mbufx_alloc() takes its mbuf off the lcore's mempool cache itself
+ * (mbufx_cache_pop()). Against the installed DPDK: the same mbufs in the
+ * same order as rte_pktmbuf_alloc(), alone or interleaved with it, the
+ * pool's counts kept, an emptied cache refilled by DPDK, and the whole pool
+ * handed out once, each mbuf exactly once.
+ */
+#define CP_COUNT 255
+#define CP_CACHE 32
+#define CP_N 8
+
+static int
+cache_pop_case(struct mbufx_zone_set *d)
+{
+	struct rte_mempool *mp = d->pool[MBUFX_ZONE_PKT];
+	struct rte_mbuf *a[CP_N], *ref[CP_N], *got[CP_N];
+	struct rte_mbuf *all[CP_COUNT + 1];
+	struct rte_mempool_cache *c;
+	struct mbufx_zone_stats st;
+	unsigned int i, j, n, avail;
+
+	c = rte_mempool_default_cache(mp, rte_lcore_id());
+	TEST_ASSERT_NOT_NULL(c, "the packet zone has a cache on this lcore");
+	for (i = 0; i < CP_N; i++) {
+		a[i] = rte_pktmbuf_alloc(mp);
+		TEST_ASSERT_NOT_NULL(a[i], "alloc %u", i);
+	}
+	/* DPDK's order: the reference */
+	for (i = 0; i < CP_N; i++)
+		rte_pktmbuf_free(a[i]);
+	for (i = 0; i < CP_N; i++)
+		ref[i] = rte_pktmbuf_alloc(mp);
+	for (i = 0; i < CP_N; i++)
+		TEST_ASSERT(ref[i] == a[CP_N - 1 - i],
+			    "DPDK's get is LIFO off the cache (%u)", i);
+
+	/* mbufx_alloc() alone; a[] is freed in its order each time */
+	for (i = 0; i < CP_N; i++)
+		rte_pktmbuf_free(a[i]);
+	avail = rte_mempool_avail_count(mp);
+	mbufx_zone_set_stats_reset(d);
+	for (i = 0; i < CP_N; i++) {
+		got[i] = mbufx_alloc(d, 100);
+		TEST_ASSERT(got[i] == a[CP_N - 1 - i],
+			    "mbufx_alloc %u: %p, DPDK's get gives %p", i,
+			    (void *)got[i], (void *)a[CP_N - 1 - i]);
+		TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), avail - i - 1,
+				  "one mbuf out of the pool per alloc");
+		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(got[i]), 1, "refcnt");
+		TEST_ASSERT(got[i]->nb_segs == 1 && got[i]->next == NULL &&
+			    got[i]->pkt_len == 0 && got[i]->data_len == 0 &&
+			    got[i]->data_off == RTE_PKTMBUF_HEADROOM,
+			    "mbuf %u reset", i);
+	}
+	mbufx_zone_set_stats(d, &st);
+	TEST_ASSERT_EQUAL(st.alloc[MBUFX_ZONE_PKT], CP_N, "counted");
+
+	/* interleaved with DPDK's get: one cache, nothing lost or repeated */
+	for (i = 0; i < CP_N; i++)
+		rte_pktmbuf_free(a[i]);
+	for (i = 0; i < CP_N; i++) {
+		got[i] = (i & 1) ? rte_pktmbuf_alloc(mp) : mbufx_alloc(d, 100);
+		TEST_ASSERT(got[i] == a[CP_N - 1 - i], "interleaved %u", i);
+	}
+	for (i = 0; i < CP_N; i++)
+		rte_pktmbuf_free(a[i]);
+
+	/* an empty cache: DPDK's get refills it */
+	rte_mempool_cache_flush(c, mp);
+	avail = rte_mempool_avail_count(mp);
+	got[0] = mbufx_alloc(d, 100);
+	TEST_ASSERT(got[0] != NULL && got[0]->pool == mp, "alloc, cache empty");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), avail - 1, "refill");
+	rte_pktmbuf_free(got[0]);
+
+	/* the whole zone, both callers: every mbuf once */
+	for (n = 0; n < RTE_DIM(all); n++) {
+		all[n] = (n & 1) ? rte_pktmbuf_alloc(mp) : mbufx_alloc(d, 100);
+		if (all[n] == NULL)
+			break;
+		TEST_ASSERT(all[n]->pool == mp, "packet zone");
+	}
+	TEST_ASSERT_EQUAL(n, CP_COUNT, "the zone's size, handed out");
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			TEST_ASSERT(all[i] != all[j], "mbuf %p twice",
+				    (void *)all[i]);
+	rte_pktmbuf_free_bulk(all, n);
+	ASSERT_FULL(d);
+	return TEST_SUCCESS;
+}
+
+static int
+test_cache_pop(void)
+{
+	struct mbufx_zone_params p;
+	struct mbufx_zone_set *d;
+	int ret;
+
+	mbufx_zone_params_init(&p);
+	p.flags |= MBUFX_ZONE_F_NO_JUMBO;
+	p.count[MBUFX_ZONE_HDR] = TU_HDR_N;
+	p.count[MBUFX_ZONE_PKT] = CP_COUNT;
+	p.cache[MBUFX_ZONE_HDR] = MBUFX_ZONE_CACHE_NONE;
+	p.cache[MBUFX_ZONE_PKT] = CP_CACHE;
+	d = mbufx_zone_set_create("tcache", SOCKET_ID_ANY, &p);
+	TEST_ASSERT_NOT_NULL(d, "create: %s", rte_strerror(rte_errno));
+	ret = cache_pop_case(d);
+	TEST_ASSERT_SUCCESS(mbufx_zone_set_free(d), "free (mbufs out)");
+	return ret;
+}
+
 static int
 test_telemetry(void)
 {
@@ -807,6 +921,7 @@ static const struct mbufx_test_suite zone_suite = {
 		MBUFX_TEST_CASE(test_audit_free),
 		MBUFX_TEST_CASE(test_alloc_ladder),
 		MBUFX_TEST_CASE(test_alloc_bulk),
+		MBUFX_TEST_CASE(test_cache_pop),
 		MBUFX_TEST_CASE(test_append_data),
 		MBUFX_TEST_CASE(test_stats_dump),
 		MBUFX_TEST_CASE(test_stats_rx),

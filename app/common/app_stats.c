@@ -179,9 +179,9 @@ app_stats_json(FILE *f, const struct app_totals *t, double secs)
 		fprintf(f, "%s{\"port\": %u, \"name\": \"%s\", \"mac\": \"%s\", "
 			"\"rx_pkts\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
 			", \"tx_pkts\": %" PRIu64 ", \"tx_bytes\": %" PRIu64
-			", \"drop\": %" PRIu64 "}", first ? "" : ", ", p,
-			app_port_state[p].name, mac, c->rx_pkts, c->rx_bytes, c->tx_pkts,
-			c->tx_bytes, c->drop);
+			", \"drop\": %" PRIu64 ", \"tx_multiseg\": %s}", first ? "" : ", ",
+			p, app_port_state[p].name, mac, c->rx_pkts, c->rx_bytes, c->tx_pkts,
+			c->tx_bytes, c->drop, app_port_state[p].tx_multiseg ? "true" : "false");
 		first = false;
 	}
 	fprintf(f, "], \"drops\": {");

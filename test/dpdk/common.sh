@@ -124,6 +124,14 @@ send() {
     echo "$1" >&3
 }
 
+# send_dump_mempool: ask testpmd to dump every mempool. Its command is
+# "dump mempool" from DPDK 25.11 on and "dump_mempool" before: both are sent,
+# and testpmd answers the one it does not know with "Command not found".
+send_dump_mempool() {
+    send "dump mempool"
+    send "dump_mempool"
+}
+
 # wait_exit PID SECONDS: until PID is gone (fail after SECONDS); its status.
 wait_exit() {
     t=0

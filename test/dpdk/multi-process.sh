@@ -114,7 +114,7 @@ captured=$(awk -F: '/packets transmitted to vdev/ { gsub(/[ \t]/, "", $2); print
 send "stop"
 wait_for "Accumulated forward statistics" 1 30
 send "port stop all"
-send "dump_mempool"
+send_dump_mempool
 wait_for "common_pool_count=" 1 30
 free=$(awk '/^mempool <mb_pool_0>/ { p = 1; next } /^mempool </ { p = 0 }
     p && /common_pool_count=/ { split($0, a, "="); print a[2] }' "$log")

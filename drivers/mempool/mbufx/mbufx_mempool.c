@@ -82,8 +82,12 @@
  * mbufx_mempool_check.c, one branch in each op here when off.
  */
 
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <linux/membarrier.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -919,6 +923,102 @@ static const struct rte_mempool_ops mbufx_mp_ops = {
 };
 
 /*
+ * Stock mempool drivers of one SoC family's hardware pools, by the ops names
+ * they register: the plugins a machine without that hardware can leave out
+ * of the plugin directory to free slots in the ops table.
+ */
+static const struct {
+	const char *ops;
+	const char *plugin;
+} hw_pool_ops[] = {
+	{ "cn9k_mempool_ops", "librte_mempool_cnxk.so" },
+	{ "cn10k_mempool_ops", "librte_mempool_cnxk.so" },
+	{ "cn10k_hwpool_ops", "librte_mempool_cnxk.so" },
+	{ "dpaa", "librte_mempool_dpaa.so" },
+	{ "dpaa2", "librte_mempool_dpaa2.so" },
+	{ "octeontx_fpavf", "librte_mempool_octeontx.so" },
+};
+
+#ifdef RTE_EAL_PMD_PATH
+#define PLUGIN_DIR RTE_EAL_PMD_PATH
+#else
+#define PLUGIN_DIR "none in this DPDK build"
+#endif
+
+static bool
+ops_registered(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
+		if (strcmp(rte_mempool_ops_table.ops[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The ops table is full: say which drivers hold it, what fails, and the two
+ * ways out. EAL registers the drivers linked into the program first, then
+ * the -d plugins in command-line order, then its plugin directory, and the
+ * first RTE_MEMPOOL_MAX_OPS_IDX names win.
+ */
+static void
+ops_table_full_report(void)
+{
+	char names[RTE_MEMPOOL_MAX_OPS_IDX * (RTE_MEMPOOL_OPS_NAMESIZE + 2)];
+	const char *self = "librte_mempool_mbufx.so";
+	char hw[512];
+	size_t len = 0, hlen = 0;
+	unsigned int i, j, k, n;
+	Dl_info dl;
+
+	names[0] = '\0';
+	for (i = 0; i < rte_mempool_ops_table.num_ops && len < sizeof(names); i++)
+		len += snprintf(names + len, sizeof(names) - len, "%s%s",
+				i == 0 ? "" : ", ",
+				rte_mempool_ops_table.ops[i].name);
+	MBUFX_MP_LOG(ERR, "mempool ops \"%s\" not registered: DPDK's table of "
+		     "%d mempool drivers (RTE_MEMPOOL_MAX_OPS_IDX) is full: %s. "
+		     "Pools asking for \"%s\" fail with EINVAL.", MBUFX_OPS_NAME,
+		     RTE_MEMPOOL_MAX_OPS_IDX, names, MBUFX_OPS_NAME);
+	if (dladdr(&mbufx_mp_ops, &dl) != 0 && dl.dli_fname != NULL)
+		self = dl.dli_fname;
+	MBUFX_MP_LOG(ERR, "To register it, give this plugin with -d %s: "
+		     "EAL loads -d plugins, in command-line order, before its own "
+		     "plugin directory (%s), so \"%s\" takes a slot and a driver "
+		     "loaded after it is left out instead (DPDK logs \"Maximum "
+		     "number of mempool ops structs exceeded\" for it): check that "
+		     "the program's pools do not use that one. Given with -d already: "
+		     "the drivers before it are linked into the program or given by "
+		     "earlier -d options; leave one of those out.",
+		     self, PLUGIN_DIR, MBUFX_OPS_NAME);
+	hw[0] = '\0';
+	for (i = 0; i < RTE_DIM(hw_pool_ops) && hlen < sizeof(hw); i++) {
+		/* one entry per plugin, at its first ops name */
+		for (j = 0; j < i; j++)
+			if (strcmp(hw_pool_ops[j].plugin,
+				   hw_pool_ops[i].plugin) == 0)
+				break;
+		if (j < i)
+			continue;
+		for (k = i, n = 0; k < RTE_DIM(hw_pool_ops); k++)
+			if (strcmp(hw_pool_ops[k].plugin,
+				   hw_pool_ops[i].plugin) == 0 &&
+			    ops_registered(hw_pool_ops[k].ops))
+				n++;
+		if (n == 0)
+			continue;
+		hlen += snprintf(hw + hlen, sizeof(hw) - hlen, "%s%s (%u slot%s)",
+				 hlen == 0 ? "" : ", ", hw_pool_ops[i].plugin, n,
+				 n == 1 ? "" : "s");
+	}
+	if (hw[0] != '\0')
+		MBUFX_MP_LOG(ERR, "Or free slots for good: take out of the plugin "
+			     "directory the hardware mempool drivers of a SoC this "
+			     "machine does not have: %s.", hw);
+}
+
+/*
  * Register once. The plugin may be both linked into a program and given
  * with -d from another path, two copies in one process: a second
  * registration would take one more of the 16 ops slots and evict a stock
@@ -929,12 +1029,16 @@ static const struct rte_mempool_ops mbufx_mp_ops = {
  */
 RTE_INIT(mbufx_mp_register)
 {
-	unsigned int i;
+	int ret;
 
-	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
-		if (strcmp(rte_mempool_ops_table.ops[i].name,
-			   MBUFX_OPS_NAME) == 0)
-			return;
-	if (rte_mempool_register_ops(&mbufx_mp_ops) >= 0)
+	if (ops_registered(MBUFX_OPS_NAME))
+		return;
+	ret = rte_mempool_register_ops(&mbufx_mp_ops);
+	if (ret >= 0)
 		mbufx_mp_telemetry_register();
+	else if (ret == -ENOSPC)
+		ops_table_full_report();
+	else
+		MBUFX_MP_LOG(ERR, "mempool ops \"%s\" not registered: %s",
+			     MBUFX_OPS_NAME, strerror(-ret));
 }
