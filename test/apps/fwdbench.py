@@ -141,6 +141,18 @@ def run_vhost(env, caps, case, pool, seconds, stop_first='testpmd'):
                 env.stop(p, signal.SIGKILL, timeout=5)
 
 
+
+def start_l3fwd_vhost(env, tag, pool, jumbo):
+    """mbufx-l3fwd on @p pool pools on a fresh vhost-user pair (sockets and
+    summary named after @p tag): (socket 0, socket 1, summary path, process)."""
+    s0, s1, sj = env.path(tag + '0.sock'), env.path(tag + '1.sock'), env.path(tag + '.json')
+    fwd = env.start([env.l3fwd] + env.eal('1', 320, huge=True) + [
+        '--vdev', 'net_vhost0,iface=%s,queues=1' % s0,
+        '--vdev', 'net_vhost1,iface=%s,queues=1' % s1,
+        '--', '-p', '3', '-T', '1', '--link-wait', '30', '--summary', sj] +
+        l3fwd_pool_args(pool, jumbo), log=tag + '_l3fwd.log')
+    return s0, s1, sj, fwd
+
 def vhost_once(env, caps, case, pool, seconds, stop_first):
     import shutil
     testpmd = shutil.which('dpdk-testpmd')
@@ -150,12 +162,7 @@ def vhost_once(env, caps, case, pool, seconds, stop_first):
         raise Skip('vhost-user/virtio-user need about 900 MiB of free 2 MiB hugepages')
     jumbo = case == '9000'
     tag = '%s_%s_%d' % (case, pool, env.nrun)
-    s0, s1, sj = env.path(tag + '0.sock'), env.path(tag + '1.sock'), env.path(tag + '.json')
-    fwd = env.start([env.l3fwd] + env.eal('1', 320, huge=True) + [
-        '--vdev', 'net_vhost0,iface=%s,queues=1' % s0,
-        '--vdev', 'net_vhost1,iface=%s,queues=1' % s1,
-        '--', '-p', '3', '-T', '1', '--link-wait', '30', '--summary', sj] +
-        l3fwd_pool_args(pool, jumbo), log=tag + '_l3fwd.log')
+    s0, s1, sj, fwd = start_l3fwd_vhost(env, tag, pool, jumbo)
     gen = start_generator(env, testpmd, caps, case, fwd, 'mbufx-l3fwd', s0, s1,
                           tag + '_testpmd.log')
     t_end = None
@@ -261,12 +268,7 @@ def start_demo_pair(env, caps, case, pool):
     import shutil
     jumbo = case == '9000'
     tag = 'demo_%s_%s_%d' % (case, pool, env.nrun)
-    s0, s1, sj = env.path(tag + '0.sock'), env.path(tag + '1.sock'), env.path(tag + '.json')
-    fwd = env.start([env.l3fwd] + env.eal('1', 320, huge=True) + [
-        '--vdev', 'net_vhost0,iface=%s,queues=1' % s0,
-        '--vdev', 'net_vhost1,iface=%s,queues=1' % s1,
-        '--', '-p', '3', '-T', '1', '--link-wait', '30', '--summary', sj] +
-        l3fwd_pool_args(pool, jumbo), log=tag + '_l3fwd.log')
+    s0, s1, sj, fwd = start_l3fwd_vhost(env, tag, pool, jumbo)
     gen = start_generator(env, shutil.which('dpdk-testpmd'), caps, case, fwd, 'mbufx-l3fwd',
                           s0, s1, tag + '_testpmd.log')
     wait_traffic(env, pool, fwd, gen)
