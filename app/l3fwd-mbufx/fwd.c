@@ -341,11 +341,9 @@ lookup_lpm(const struct l3fwd_ctx *c, void *const *l3, const uint8_t *kind, uint
 
 	if (unlikely(any6))
 		for (i = 0; i < n; i++)
-			if (kind[i] == PKT_V6) {
-				const struct rte_ipv6_hdr *ip6 = l3[i];
-
-				idx[i] = l3fwd_lpm_lookup6(c->t, L3FWD_IP6_BYTES(ip6->dst_addr));
-			}
+			if (kind[i] == PKT_V6)
+				idx[i] = l3fwd_lpm_lookup6(c->t, L3FWD_IP6_BYTES(
+						((const struct rte_ipv6_hdr *)l3[i])->dst_addr));
 	for (i = 0; i + 4 <= n4; i += 4) {
 		xmm_t v;
 

@@ -55,7 +55,7 @@ if [ "$mbuf_size" -gt 2176 ]; then
     want_class=jumbo
 fi
 # net_null's copy mode writes each frame on Rx and reads it on Tx, so the run
-# touches every buffer. From DPDK 25.07 on, that mode's Tx no longer frees
+# touches every buffer. From DPDK 25.07 on, that mode's Tx frees nothing of
 # what it sends (every mbuf leaks, the pool runs dry after one pool's worth):
 # there the ports run without it. The DPDK version is the installed one's.
 copy=",copy=1"
