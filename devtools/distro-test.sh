@@ -215,7 +215,9 @@ test_in() {
 bench_in() {
     in_sys "rm -rf /mbufx/build && meson setup /mbufx/build /mbufx/src $2 >/dev/null &&
         ninja -C /mbufx/build >/dev/null && cd /mbufx/src &&
-        MBUFX_BENCH_PARTS=\"${MBUFX_BENCH_PARTS:-perf apps}\" MBUFX_BENCH_OUT=/mbufx/bench-results devtools/bench.sh /mbufx/build" \
+        MBUFX_BENCH_PARTS=\"${MBUFX_BENCH_PARTS:-perf apps}\" \
+        MBUFX_BENCH_SIDE=\"${MBUFX_BENCH_SIDE:-0}\" MBUFX_BENCH_REPS=\"${MBUFX_BENCH_REPS:-3}\" \
+        MBUFX_BENCH_OUT=/mbufx/bench-results devtools/bench.sh /mbufx/build" \
         2>&1 | tee "$logs/$1-bench.log"
     rm -rf "$logs/$1-bench-results"
     cp -r "$sys/mbufx/bench-results" "$logs/$1-bench-results" 2>/dev/null || true
