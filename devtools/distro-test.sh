@@ -53,6 +53,11 @@ if ! command -v debootstrap >/dev/null 2>&1; then
             apt-get install -y -qq debootstrap >/dev/null; }
 fi
 
+# one run at a time on these systems
+mkdir -p "$root"
+exec 9>"$root/.lock"
+flock -n 9 || { echo "distro-test: another run holds $root/.lock" >&2; exit 1; }
+
 now() { date +%s; }
 t_all=$(now)
 mounts=""          # mounted paths, newest first
