@@ -118,6 +118,11 @@ make_system() {
     d=$root/$s
     if [ ! -f "$d/.mbufx-system" ]; then
         echo "== $s: debootstrap (minbase) from $mirror"
+        # never delete through a mount (a system left mounted by hand)
+        if grep -q " $d[ /]\| $d.new[ /]" /proc/mounts; then
+            echo "distro-test: $d has mounts below it: unmount them first" >&2
+            return 1
+        fi
         rm -rf "$d.new"
         mkdir -p "$root"
         debootstrap --variant=minbase --include=ca-certificates,git "$s" "$d.new" \
