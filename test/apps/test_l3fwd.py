@@ -18,7 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from apptest import (NetNs, Skip, bad_run, check, compare_frames, have_hugepages,  # noqa: E402
-                     main, port_macs, run_pcap, summary)
+                     main, port_macs, run_callgrind, run_pcap, summary)
 from pkt import (ETH_ARP, ETH_IPV4, ETH_IPV6, ETH_MPLS, ETH_VLAN, eth,  # noqa: E402
                  ipv4, ipv4_ttl_dec, ipv6, ipv6_hlim_dec, mac, mpls, pad, udp, vlan)
 
@@ -194,11 +194,10 @@ def case_loop_instructions(env):
     instructions per packet on mbufx pools, never more than the same app on
     ring pools, and a 9000 B frame (one jumbo segment) at most 0.6 of its
     cost as a 2K chain of five."""
-    import fwdbench
     cost = {}
     for size in (64, 9000):
         for pool in ('mbufx', 'stock'):
-            cost[size, pool] = fwdbench.run_callgrind(env, size, pool, seconds=2)
+            cost[size, pool] = run_callgrind(env, size, pool, seconds=2)
     print('instructions/pkt: %s' % ', '.join('%d B %s %.1f' % (k[0], k[1], v)
                                              for k, v in sorted(cost.items())))
     for size in (64, 9000):
