@@ -56,6 +56,6 @@ python3 "$root/devtools/fwdbench.py" demo "$build" --reps "${DEMO_ROUNDS:-3}" \
 echo
 echo "=== demo part 2: routing a Linux namespace's traffic over AF_XDP"
 rc=0
-python3 "$root/test/xdp/xdpbench.py" demo "$build" --seconds "${DEMO_XDP_SECONDS:-10}" || rc=$?
+python3 "$root/devtools/xdpbench.py" demo "$build" --seconds "${DEMO_XDP_SECONDS:-10}" || rc=$?
 [ $rc -eq 77 ] && rc=0
 exit $rc
