@@ -314,12 +314,30 @@ def run_callgrind(env, size, pool, seconds=3):
     return total / pkts
 
 
-def main(cases, argv=None):
-    """Command line: BUILD_DIR CASE [CASE...]; --keep keeps the temp dir."""
+def main(scope, argv=None):
+    """Command line: BUILD_DIR CASE [CASE...]; --keep keeps the temp dir.
+    The cases are the case_NAME functions of @p scope (the script's
+    globals()); the meson list is the only other place that names them.
+    A name without its function fails with the list. --cases NAME... checks
+    the meson list: it fails unless NAMEs are exactly the script's cases."""
+    cases = {n[len('case_'):]: f for n, f in scope.items()
+             if n.startswith('case_') and callable(f)}
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ['--cases']:
+        listed = set(argv[1:])
+        unlisted = sorted(set(cases) - listed)
+        unknown = sorted(listed - set(cases))
+        if unlisted:
+            print('%s: cases not in the meson list: %s' % (sys.argv[0], ' '.join(unlisted)))
+        if unknown:
+            print('%s: no case_ function for: %s' % (sys.argv[0], ' '.join(unknown)))
+        return 1 if unlisted or unknown else 0
     keep = '--keep' in argv
     argv = [a for a in argv if a != '--keep']
-    if len(argv) < 2 or any(c not in cases for c in argv[1:]):
+    unknown = [c for c in argv[1:] if c not in cases]
+    if len(argv) < 2 or unknown:
+        if unknown:
+            print('%s: no such case: %s' % (sys.argv[0], ' '.join(unknown)))
         print('usage: %s BUILD_DIR CASE...\ncases: %s' %
               (sys.argv[0], ' '.join(sorted(cases))))
         return 2

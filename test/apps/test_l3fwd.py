@@ -812,28 +812,5 @@ def case_pcap_bad(env):
         compare_frames(got[:len(good)], [routed(f, 1, macs) for f in good], what)
 
 
-CASES = {
-    'pcap_bad': case_pcap_bad,
-    'route': case_route,
-    'stock_pool': case_stock_pool,
-    'ipv6': case_ipv6,
-    'em': case_em,
-    'encap': case_encap,
-    'inplace_rest': case_inplace_rest,
-    'mcast': case_mcast,
-    'malformed': case_malformed,
-    'jumbo': case_jumbo,
-    'memif': case_memif,
-    'bad_cli': case_bad_cli,
-    'bench_gen': case_bench_gen,
-    'testpmd_vhost': case_testpmd_vhost,
-    'af_packet': case_af_packet,
-    'flags': case_flags,
-    'leak_check': case_leak_check,
-    'loop_instructions': case_loop_instructions,
-    'multicore': case_multicore,
-    'tap': case_tap,
-}
-
 if __name__ == '__main__':
-    sys.exit(main(CASES))
+    sys.exit(main(globals()))
