@@ -355,7 +355,8 @@ def demo(build, seconds, strict=False):
 
     strict (a test): every ping and datagram must come back and the router
     must drop nothing: trains of jumbo frames put several multi-descriptor
-    frames in one TX burst (they were once refused as "tx_full")."""
+    frames in one TX burst, which must take them, not refuse them as
+    "tx_full")."""
     from xdpnet import HOST_A, udp_socket
     env = Env(build, 'xdpdemo')
     try:
