@@ -32,11 +32,13 @@ CLEAN_LOGS = rm -f $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/tes
 	$(FUZZ_BUILD)/meson-logs/testlog.json
 SUMMARY = $(CLEAN_LOGS); rc=0; $(1) || rc=$$?; devtools/test-summary.py $(2) || rc=1; exit $$rc
 
-# CI runs this (.ci/run): the fast suite (driver, library, apps), DPDK's own
-# autotests and dpdk-testpmd on our driver, then the unit tests (driver and
-# library autotests) again in an ASan + UBSan build, then the fuzz smoke
-# tests (each harness replays its seeds and regression inputs, then fuzzes
-# a few seconds) in the clang fuzzing build.
+# CI runs this (.ci/run), as doc/guides/testing/running.rst tells: the fast
+# and dpdk suites in $(BUILD) (driver, library, apps, AF_XDP; DPDK's own
+# autotests and dpdk-testpmd on our driver), then the unit suite (the
+# driver's, the library's and the AF_XDP cores' autotests) again in the
+# ASan + UBSan build, then the fuzz suite (each harness replays its seeds and
+# regression inputs, then fuzzes a few seconds) in the clang fuzzing build.
+# All three run; any failure fails the target. test-distros is separate.
 test: build asan-build fuzz-build
 	@$(call SUMMARY,{ $(MESON_TEST) --suite fast --suite dpdk; r1=$$?; \
 		$(ASAN_TEST) --suite unit; r2=$$?; $(FUZZ_TEST) --suite fuzz; r3=$$?; \

@@ -16,7 +16,7 @@
 #   - vhost-user, a copying port, with dpdk-testpmd as the generator in
 #     another process: 64, 1518 and 9000 B;
 #   - instructions per packet of the net_ring loop under callgrind.
-# Then test/apps/sidebench.py -> $MBUFX_BENCH_OUT/l3fwd.json (bench "l3fwd"):
+# Then devtools/sidebench.py -> $MBUFX_BENCH_OUT/l3fwd.json (bench "l3fwd"):
 # mbufx-l3fwd side by side with DPDK's own l3fwd example (built from the
 # dpdk-doc sources by devtools/stock-l3fwd.sh) and that l3fwd on our driver,
 # on the same vhost-user ports, 64 B, IMIX, 1518 B and 9000 B, with each
@@ -30,11 +30,11 @@ build=$(cd "$1" && pwd)
 out=${MBUFX_BENCH_OUT:-$root/bench-results}
 mkdir -p "$out"
 rc=0
-python3 "$root/test/apps/fwdbench.py" bench "$build" --out "$out/apps.json" \
+python3 "$root/devtools/fwdbench.py" bench "$build" --out "$out/apps.json" \
     --reps "${MBUFX_BENCH_REPS:-5}" || rc=1
 # MBUFX_BENCH_SIDE=0 leaves out the turns against DPDK's l3fwd (bench-distros)
 if [ "${MBUFX_BENCH_SIDE:-1}" != 0 ]; then
-    python3 "$root/test/apps/sidebench.py" "$build" --out "$out/l3fwd.json" \
+    python3 "$root/devtools/sidebench.py" "$build" --out "$out/l3fwd.json" \
         --reps "${MBUFX_BENCH_SIDE_REPS:-6}" || rc=1
 fi
 exit $rc

@@ -23,7 +23,7 @@
 # bench-report.py turns into a section of RESULTS.md. Skips (exit 0 with a
 # note, no JSON) where AF_XDP cannot run: no root capabilities, no veth.
 # Everything made (namespaces, veths, EAL files) is removed on every exit
-# path by the Python harness (test/xdp/xdpbench.py).
+# path by the Python harness (devtools/xdpbench.py).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +37,7 @@ reps=${MBUFX_BENCH_REPS:-3}
 secs=${MBUFX_XDP_SECONDS:-2}
 
 rc=0
-python3 "$root/test/xdp/xdpbench.py" bench "$build" "$out/xdp.json" \
+python3 "$root/devtools/xdpbench.py" bench "$build" "$out/xdp.json" \
     --reps "$reps" --seconds "$secs" || rc=$?
 if [ $rc -eq 77 ]; then
     echo "bench-xdp: skipped (see above)"

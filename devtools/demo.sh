@@ -19,7 +19,7 @@
 # router on mbufx pools and the router on stock ring_mp_mc pools (stock jumbo
 # frames scattered over 2K mbufs, mbufx jumbo frames in one segment), each
 # with its own generator and vhost pair, are started once and take turns on
-# the two cores (the other pair SIGSTOPped; test/apps/turns.py, the
+# the two cores (the other pair SIGSTOPped; devtools/turns.py, the
 # machinery of `make bench`): DEMO_ROUNDS (default 3) rounds of turns of
 # DEMO_SECONDS (default 3), the order alternating, one live sample a second
 # with both processes' CPU shares. Then a table of the medians of the clean
@@ -44,7 +44,7 @@ if [ ! -x "$build/app/l3fwd-mbufx/mbufx-l3fwd" ]; then
 fi
 build=$(cd "$build" && pwd)
 cd "$root"
-python3 "$root/test/apps/fwdbench.py" demo "$build" --reps "${DEMO_ROUNDS:-3}" \
+python3 "$root/devtools/fwdbench.py" demo "$build" --reps "${DEMO_ROUNDS:-3}" \
     --seconds "${DEMO_SECONDS:-3}"
 
 # Part 2, AF_XDP: a Linux network namespace (host A) pings host B in
@@ -56,6 +56,6 @@ python3 "$root/test/apps/fwdbench.py" demo "$build" --reps "${DEMO_ROUNDS:-3}" \
 echo
 echo "=== demo part 2: routing a Linux namespace's traffic over AF_XDP"
 rc=0
-python3 "$root/test/xdp/xdpbench.py" demo "$build" --seconds "${DEMO_XDP_SECONDS:-10}" || rc=$?
+python3 "$root/devtools/xdpbench.py" demo "$build" --seconds "${DEMO_XDP_SECONDS:-10}" || rc=$?
 [ $rc -eq 77 ] && rc=0
 exit $rc

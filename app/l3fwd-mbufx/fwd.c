@@ -410,8 +410,8 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 
 	if (unlikely(nh_idx == L3FWD_NO_ROUTE))
 		return L3FWD_DROP_NO_ROUTE;
-	/* the TTL and MACs are rewritten in place: never in a shared packet
-	 * (fuzz_fwd feeds clones); Ethernet + the longest IPv4 header */
+	/* the TTL and MACs are rewritten in place, never in a shared segment
+	 * (its other holders read it): own Ethernet + the longest IPv4 header */
 	if (unlikely(!mbufx_seg_writable(m))) {
 		if (app_own_front(rx->zs, mp, RTE_ETHER_HDR_LEN + 15 * 4) < 0)
 			return L3FWD_DROP_SHARED;
@@ -620,8 +620,8 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 		const uint32_t nh = idx[i];	/* once: the stores below may alias */
 		const struct l3fwd_hop *hop;
 
-		/* no route, a shared packet (fuzz_fwd feeds clones), or an
-		 * encapsulation: forward_rest() from here */
+		/* no route, a shared segment (never written in place: its
+		 * other holders read it), or an encapsulation: forward_rest() */
 		if (unlikely(nh == L3FWD_NO_ROUTE) || unlikely(!mbufx_seg_writable(pkts[i])))
 			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
 		hop = &hops[nh];

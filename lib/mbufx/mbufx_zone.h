@@ -21,8 +21,7 @@
  * fast path (one compare more than rte_pktmbuf_alloc()). The header zone is
  * not part of that ladder on purpose: it is the reserve from which the
  * library takes the small mbufs it chains in front of packets, so that a
- * burst of small packets can never starve prepend, pullup and fan-out (this
- * refines the "smallest zone" wording of the v0.1 API sketch).
+ * burst of small packets can never starve prepend, pullup and fan-out.
  *
  * Every pool is an ordinary pktmbuf pool (rte_pktmbuf_pool_create_by_ops()):
  * mbufs go back with rte_pktmbuf_free() from any thread, and a PMD may be
@@ -269,8 +268,7 @@ struct mbufx_zone_set *mbufx_zone_set_lookup(const char *name);
  *
  * Freeing a pool whose mbufs are still in use (in a PMD ring, a queue, a
  * clone) would leave dangling buffers, so this refuses and frees nothing.
- * Stop and release the ports' queues first. (The v0.1 sketch returned
- * void; the int return is source compatible.)
+ * Stop and release the ports' queues first.
  *
  * @param zs
  *   Zone set; NULL is a no-op returning 0.

@@ -270,12 +270,74 @@ def compare_frames(got, want, what):
               len(g), len(w), hexdiff(g, w))
 
 
-def main(cases, argv=None):
-    """Command line: BUILD_DIR CASE [CASE...]; --keep keeps the temp dir."""
+# mbufx-l3fwd's pools in the loop_instructions case and the benchmarks
+# (devtools/fwdbench.py): fixed sizes, reported with the results, the same for
+# both pool kinds.
+POOL_ARGS = ['--mbufs', '16383', '--jumbo-mbufs', '2047', '--hdr-mbufs', '4095']
+POOL_DESC = 'per zone set: 16383 packet (2176 B), 2047 jumbo (9344 B), 4095 header ' \
+            'mbufs; per-lcore caches 256/64/256; stock = same app, ring_mp_mc'
+
+
+def l3fwd_pool_args(pool, jumbo):
+    args = list(POOL_ARGS)
+    if jumbo:
+        args += ['--max-pkt-len', '9018']
+    if pool == 'stock':
+        args += ['--pool-ops', 'ring_mp_mc'] + (['--scatter'] if jumbo else [])
+    return args
+
+
+def run_callgrind(env, size, pool, seconds=3):
+    """Instructions per packet of the forwarding loop (generator, l3fwd and
+    sink in one lcore) under callgrind: load-independent. Used by the
+    loop_instructions case and by devtools/fwdbench.py."""
+    if shutil.which('valgrind') is None:
+        raise Skip('valgrind not found (Debian package valgrind)')
+    jumbo = size > 1518
+    tag = 'cg_%d_%s_%d' % (size, pool, env.nrun)
+    sj, cg = env.path(tag + '.json'), env.path(tag + '.out')
+    env.run(['valgrind', '--tool=callgrind', '--collect-atstart=no',
+             '--toggle-collect=l3fwd_lcore_main', '--callgrind-out-file=' + cg,
+             env.l3fwd] + env.eal('0', 512, huge=False) + [
+             '--vdev', 'net_ring0', '--vdev', 'net_ring1', '--', '-p', '3',
+             '--bench-gen', str(size), '--run-time', str(seconds), '--summary', sj] +
+            l3fwd_pool_args(pool, jumbo), timeout=seconds * 60 + 120)
+    pkts = summary(sj)['ports'][1]['tx_pkts']
+    total = None
+    with open(cg) as f:
+        for line in f:
+            if line.startswith(('totals:', 'summary:')):
+                total = int(line.split()[1])
+    if not pkts or total is None:
+        raise Fail('callgrind run of --bench-gen %d on %s: no packets or no totals' %
+                   (size, pool))
+    return total / pkts
+
+
+def main(scope, argv=None):
+    """Command line: BUILD_DIR CASE [CASE...]; --keep keeps the temp dir.
+    The cases are the case_NAME functions of @p scope (the script's
+    globals()); the meson list is the only other place that names them.
+    A name without its function fails with the list. --cases NAME... checks
+    the meson list: it fails unless NAMEs are exactly the script's cases."""
+    cases = {n[len('case_'):]: f for n, f in scope.items()
+             if n.startswith('case_') and callable(f)}
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ['--cases']:
+        listed = set(argv[1:])
+        unlisted = sorted(set(cases) - listed)
+        unknown = sorted(listed - set(cases))
+        if unlisted:
+            print('%s: cases not in the meson list: %s' % (sys.argv[0], ' '.join(unlisted)))
+        if unknown:
+            print('%s: no case_ function for: %s' % (sys.argv[0], ' '.join(unknown)))
+        return 1 if unlisted or unknown else 0
     keep = '--keep' in argv
     argv = [a for a in argv if a != '--keep']
-    if len(argv) < 2 or any(c not in cases for c in argv[1:]):
+    unknown = [c for c in argv[1:] if c not in cases]
+    if len(argv) < 2 or unknown:
+        if unknown:
+            print('%s: no such case: %s' % (sys.argv[0], ' '.join(unknown)))
         print('usage: %s BUILD_DIR CASE...\ncases: %s' %
               (sys.argv[0], ' '.join(sorted(cases))))
         return 2

@@ -125,7 +125,7 @@ class Soak:
     def start_gen(self, size):
         self.ngen += 1
         if self.port == 'xdp':
-            from xdpbench import Generator
+            from xdpnet import Generator
             self.gen = Generator(self.env, self.topo, size, dst=XDP_DST[self.ngen % 2],
                                  log='gen%d.log' % self.ngen).proc
             return

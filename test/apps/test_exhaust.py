@@ -161,5 +161,4 @@ def case_hdr_dry(env):
 
 
 if __name__ == '__main__':
-    sys.exit(main({'pkt_dry': case_pkt_dry, 'jumbo_dry': case_jumbo_dry,
-                   'hdr_dry': case_hdr_dry}))
+    sys.exit(main(globals()))

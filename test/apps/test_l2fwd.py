@@ -121,12 +121,5 @@ def case_l2_bad_cli(env):
     bad_l2(env, ['-p', '3'], 'not enough lcores for the ports')
 
 
-CASES = {
-    'l2_basic': case_l2_basic,
-    'l2_vlan': case_l2_vlan,
-    'l2_mirror': case_l2_mirror,
-    'l2_bad_cli': case_l2_bad_cli,
-}
-
 if __name__ == '__main__':
-    sys.exit(main(CASES))
+    sys.exit(main(globals()))

@@ -957,29 +957,8 @@ def case_stock_stop_start(env):
     case_stop_start(env, 'af_xdp')
 
 
-CASES = {
-    'l3fwd_kernel': case_l3fwd_kernel,
-    'l2fwd': case_l2fwd,
-    'stock_l3fwd_kernel': case_stock_l3fwd_kernel,
-    'stock_jumbo': case_stock_jumbo,
-    'testpmd_modes': case_testpmd_modes,
-    'jumbo_mtu': case_jumbo_mtu,
-    'stock_testpmd_modes': case_stock_testpmd_modes,
-    'bad_args': case_bad_args,
-    'bad_pool': case_bad_pool,
-    'malformed': case_malformed,
-    'stock_malformed': case_stock_malformed,
-    'link_flap': case_link_flap,
-    'stock_link_flap': case_stock_link_flap,
-    'stop_start': case_stop_start,
-    'crash_restart': case_crash_restart,
-    'two_queues': case_two_queues,
-    'shared_umem': case_shared_umem,
-    'stock_stop_start': case_stock_stop_start,
-}
-
 if __name__ == '__main__':
     # meson's timeout sends SIGTERM: unwind (finally blocks remove the
     # namespaces and stop the processes) instead of dying on the spot
     signal.signal(signal.SIGTERM, lambda *_: sys.exit('SIGTERM: stopped'))
-    sys.exit(main(CASES))
+    sys.exit(main(globals()))

@@ -377,6 +377,42 @@ class Pmd:
         return self.dir
 
 
+class Generator:
+    """dpdk-testpmd txonly on net_af_packet in host A: frames of size bytes
+    to the router, its forwarding core on lcore 0."""
+
+    def __init__(self, env, topo, size, dst='198.18.1.77', log=None, multi_flow=False):
+        self.env = env
+        testpmd = shutil.which('dpdk-testpmd')
+        if testpmd is None:
+            raise Skip('dpdk-testpmd not found')
+        args = ['--forward-mode=txonly', '--txpkts=%d' % size, '--nb-cores=1',
+                '--total-num-mbufs=%d' % (4096 if size > 2048 else 8192),
+                '--eth-peer=0,%s' % topo.mac['R0'],
+                '--stats-period=1', '--tx-ip=198.18.0.2,%s' % dst, '--txq=1', '--rxq=1']
+        if multi_flow:
+            # a source address per frame: the veth's flow hash spreads them
+            # over its queues
+            args += ['--txonly-multi-flow']
+        if size > 2048:
+            # one segment per frame, and af_packet's Rx frames (16 KiB) fit
+            args += ['--mbuf-size=16512']
+        framesz = 16384 if size > 2048 else 2048
+        self.proc = env.start(topo.exec_args('A') + [testpmd] + env.eal('0,1', 384) +
+                              ['--main-lcore', '1', '--vdev',
+                               'net_af_packet0,iface=%s,blocksz=%d,framesz=%d,framecnt=512,'
+                               'qdisc_bypass=1' % (topo.ifs['A'], framesz * 2, framesz),
+                               '--'] + args, log=log or 'gen%d.log' % size)
+        deadline = time.time() + 30
+        while 'Port statistics' not in env.log(self.proc):
+            if self.proc.poll() is not None or time.time() > deadline:
+                raise Fail('generator did not start:\n%s' % env.log(self.proc)[-3000:])
+            time.sleep(0.1)
+
+    def stop(self):
+        self.env.stop(self.proc)
+
+
 def stock_af_xdp_available():
     out = subprocess.run(['pkg-config', '--variable=pmdsdir', 'libdpdk'],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)

@@ -37,17 +37,15 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'test', 'apps'))
 
-from apptest import Env, Fail, Skip, have_hugepages, summary  # noqa: E402
+from apptest import (POOL_DESC, Env, Fail, Skip, have_hugepages, l3fwd_pool_args,  # noqa: E402
+                     run_callgrind, summary)
 from pkt import ETH_IPV4, eth, ipv4, udp, write_pcap  # noqa: E402
 from turns import (CLEAN, FAIR_CLEAN_SHARE, FAIR_MIN_CLEAN, FAIR_SPREAD, fair,  # noqa: E402
                    gen_tx_drop, kill_from, side_stats, stop_pair, take_turns, wait_traffic)
-
-# Fixed pool sizes, reported with the results (the same for both pool kinds).
-POOL_ARGS = ['--mbufs', '16383', '--jumbo-mbufs', '2047', '--hdr-mbufs', '4095']
-POOL_DESC = 'per zone set: 16383 packet (2176 B), 2047 jumbo (9344 B), 4095 header ' \
-            'mbufs; per-lcore caches 256/64/256; stock = same app, ring_mp_mc'
 
 # sizes are on the wire, CRC included: frames are 4 bytes shorter
 IMIX = [(64, 7), (594, 4), (1518, 1)]
@@ -83,15 +81,6 @@ STATS_RE = re.compile(r'p1 rx [\d.]+ Mpps [\d.]+ Gb/s tx ([\d.]+) Mpps ([\d.]+) 
 
 def stats_lines(text):
     return [(float(m.group(1)), float(m.group(2))) for m in STATS_RE.finditer(text)]
-
-
-def l3fwd_pool_args(pool, jumbo):
-    args = list(POOL_ARGS)
-    if jumbo:
-        args += ['--max-pkt-len', '9018']
-    if pool == 'stock':
-        args += ['--pool-ops', 'ring_mp_mc'] + (['--scatter'] if jumbo else [])
-    return args
 
 
 def retried(fn, *args, **kw):
@@ -226,33 +215,6 @@ def run_ring(env, size, pool, seconds, rules=None, chain=False):
             'gbps': best[1],
             'rx_multiseg': s['rx_multiseg'], 'rx_pkts': s['rx_pkts'], 'leak': s['leak'],
             'segs': s['gen']['segs']}
-
-
-def run_callgrind(env, size, pool, seconds=3):
-    """Instructions per packet of the forwarding loop (generator, l3fwd and
-    sink in one lcore) under callgrind: load-independent."""
-    import shutil
-    if shutil.which('valgrind') is None:
-        raise Skip('valgrind not found (Debian package valgrind)')
-    jumbo = size > 1518
-    tag = 'cg_%d_%s_%d' % (size, pool, env.nrun)
-    sj, cg = env.path(tag + '.json'), env.path(tag + '.out')
-    env.run(['valgrind', '--tool=callgrind', '--collect-atstart=no',
-             '--toggle-collect=l3fwd_lcore_main', '--callgrind-out-file=' + cg,
-             env.l3fwd] + env.eal('0', 512, huge=False) + [
-             '--vdev', 'net_ring0', '--vdev', 'net_ring1', '--', '-p', '3',
-             '--bench-gen', str(size), '--run-time', str(seconds), '--summary', sj] +
-            l3fwd_pool_args(pool, jumbo), timeout=seconds * 60 + 120)
-    pkts = summary(sj)['ports'][1]['tx_pkts']
-    total = None
-    with open(cg) as f:
-        for line in f:
-            if line.startswith(('totals:', 'summary:')):
-                total = int(line.split()[1])
-    if not pkts or total is None:
-        raise Fail('callgrind run of --bench-gen %d on %s: no packets or no totals' %
-                   (size, pool))
-    return total / pkts
 
 
 # Gb/s of the demo table: frame bytes (no CRC) per frame of each capture

@@ -29,7 +29,7 @@ jumbo-zone mbufs (9344 B: a 9000 B frame in one segment, where l3fwd gets a
 chain of five 2K mbufs) and 1024 header-zone mbufs (unused when forwarding
 unicast).
 
-Turns (test/apps/turns.py): per size, the three forwarders and their
+Turns (devtools/turns.py): per size, the three forwarders and their
 generators are started once and then take turns on the two CPUs, SIGSTOP /
 SIGCONT on their process groups:
 one pair runs for --seconds while the other two are stopped, --reps rounds.
@@ -38,7 +38,7 @@ time (the same binary at 4.2 or 6.6 Mpps with both processes at a full CPU);
 runs of 20 s one after the other put whole phases on one forwarder, turns of
 a few seconds spread every phase over all three.
 
-Measurement (test/apps/turns.py, shared with `make demo`): one sample a
+Measurement (devtools/turns.py, shared with `make demo`): one sample a
 second, testpmd's rate of port 2 (frames forwarded) with the CPU share of the
 generator and of the forwarder over that second; the first print of a turn
 spans the stop and is dropped; a sample is clean when both had at least 0.97
@@ -69,7 +69,9 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, '..', 'test', 'apps'))
 
 from apptest import Env, Fail, Skip, have_hugepages  # noqa: E402
 from fwdbench import retried, start_generator, write_captures, write_doc  # noqa: E402
@@ -300,8 +302,7 @@ def summarise(case, runs):
 
 def build_stock(build):
     """DPDK's l3fwd, built by devtools/stock-l3fwd.sh; its path."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    p = subprocess.run([os.path.join(root, 'devtools', 'stock-l3fwd.sh'), build],
+    p = subprocess.run([os.path.join(HERE, 'stock-l3fwd.sh'), build],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode == 77:
         raise Skip(p.stderr.decode().strip())
