@@ -32,6 +32,7 @@ enum {
 	PKT_DROPPED = 0,
 	PKT_V4,
 	PKT_V6,
+	PKT_V4_TTL,	/* IPv4 taken by l3fwd_fast4(): TTL already decremented */
 };
 
 int
@@ -343,7 +344,7 @@ lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
 	uint16_t i, n4 = 0, n6 = 0;
 
 	for (i = 0; i < n; i++) {
-		if (kind[i] == PKT_V4) {
+		if (kind[i] == PKT_V4 || kind[i] == PKT_V4_TTL) {
 			l3fwd_em_key4_fill(&k4[n4], l3[i], pkts[i]->data_len - RTE_ETHER_HDR_LEN);
 			keys4[n4] = &k4[n4];
 			at4[n4++] = i;
@@ -365,12 +366,13 @@ lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
 	}
 }
 
-/* Pass 3 on one routed packet *mp: @return 0 or the drop reason (the
- * packet to drop in *mp). */
+/* Pass 3 on one routed packet *mp (an IPv4 one with its TTL decremented
+ * already when @p ttl_done): @return 0 or the drop reason (the packet to
+ * drop in *mp). */
 static __rte_always_inline unsigned int
 forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void *l3,
 	bool v6, uint32_t nh_idx, struct l3fwd_out *out, struct out_acc *acc,
-	const bool unicast)
+	const bool unicast, bool ttl_done)
 {
 	const struct l3fwd_hop *hop;
 	struct rte_mbuf *m = *mp;
@@ -400,7 +402,7 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 	} else {
 		struct rte_ipv4_hdr *ip = l3;
 
-		ttl = l3fwd_ttl_dec4(ip);
+		ttl = ttl_done ? ip->time_to_live : l3fwd_ttl_dec4(ip);
 		dst = (const uint8_t *)&ip->dst_addr;
 		/* 224.0.0.0/4 (DPDK's RTE_IS_IPV4_MCAST shifts a signed int) */
 		mcast = (dst[0] >> 4) == 0xe;
@@ -435,9 +437,10 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 static __rte_always_inline uint16_t
 forward_or_drop(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp,
 		void *l3, bool v6, uint32_t nh_idx, struct l3fwd_out *out,
-		struct out_acc *acc, const bool unicast)
+		struct out_acc *acc, const bool unicast, bool ttl_done)
 {
-	unsigned int reason = forward(c, rx, mp, l3, v6, nh_idx, out, acc, unicast);
+	unsigned int reason = forward(c, rx, mp, l3, v6, nh_idx, out, acc, unicast,
+				      ttl_done);
 
 	if (likely(reason == 0))
 		return 0;
@@ -463,7 +466,7 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 
 	for (i = 0; i < n; i++) {
 		if (l3[i] != NULL) {
-			kind[i] = PKT_V4;
+			kind[i] = PKT_V4_TTL;
 		} else {
 			kind[i] = (uint8_t)classify(c, rx, &pkts[i], &l3[i]);
 			if (kind[i] == PKT_DROPPED) {
@@ -492,7 +495,8 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 	for (i = 0; i < n; i++) {
 		if (kind[i] != PKT_DROPPED)
 			dropped += forward_or_drop(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6,
-						   idx[i], out, &acc, false);
+						   idx[i], out, &acc, false,
+						   kind[i] == PKT_V4_TTL);
 	}
 	out_done(out, &acc, out->buf);
 	return dropped;
@@ -516,7 +520,7 @@ forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 		out_add(out, &acc, out->port[i], pkts[i]);
 	for (; i < n; i++)
 		dropped += forward_or_drop(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc,
-					   true);
+					   true, true);
 	out_done(out, &acc, out->buf);
 	return dropped;
 }
@@ -557,10 +561,12 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 		l3fwd_sums_add(&sums, pkts[i]);				\
 		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum); \
 		l3[i] = ip;						\
-		if (likely(ip != NULL))					\
+		if (likely(ip != NULL)) {				\
 			dst[i] = rte_be_to_cpu_32(ip->dst_addr);	\
-		else							\
+			l3fwd_ttl_dec4(ip);				\
+		} else {						\
 			rest = true;					\
+		}							\
 	} while (0)
 	/* four at a time (rfc1812.h), the data of the next four prefetched */
 	for (i = 0; i + 4 <= n; i += 4) {
@@ -577,7 +583,7 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 				PREFETCH_DATA(j);
 		}
 #undef PREFETCH_DATA
-		if (unlikely(l3fwd_fast4_x4(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
+		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
 					    &dst[i], &sums) != 0xf))
 			rest = true;
 	}
@@ -615,7 +621,6 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 		if (unlikely(hop->encap != L3FWD_ENCAP_NONE))
 			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
 		ip = l3[i];
-		l3fwd_ttl_dec4(ip);
 		memcpy((uint8_t *)ip - RTE_ETHER_HDR_LEN, hop->eth, sizeof(hop->eth));
 		nh_pkts[nh]++;
 		out->port[i] = hop->port;

@@ -84,6 +84,13 @@ l3fwd_ld32(const uint8_t *p)
 	return v;
 }
 
+/* A 32-bit word to p. */
+static inline void
+l3fwd_st32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
 /* A 64-bit word at p. */
 static inline uint64_t
 l3fwd_ld64(const uint8_t *p)
@@ -317,8 +324,9 @@ l3fwd_sums_get(const struct l3fwd_sums *s, uint32_t *bytes, uint16_t *segs)
  * the reference of the vector form, and its path for a group it does not
  * take whole. */
 static __rte_always_inline unsigned int
-l3fwd_fast4_x4_scalar(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
-		      const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
+l3fwd_fast4_x4_scalar_do(struct rte_mbuf *const *pkts, uint32_t max_frame,
+			 const bool sw_ptype, const bool rx_cksum, void **l3, uint32_t *dst,
+			 struct l3fwd_sums *sums, const bool dec)
 {
 	unsigned int i, ok = 0;
 
@@ -331,9 +339,19 @@ l3fwd_fast4_x4_scalar(struct rte_mbuf *const *pkts, uint32_t max_frame, const bo
 		if (ip != NULL) {
 			dst[i] = rte_be_to_cpu_32(ip->dst_addr);
 			ok |= 1u << i;
+			if (dec)
+				l3fwd_ttl_dec4(ip);
 		}
 	}
 	return ok;
+}
+
+static __rte_always_inline unsigned int
+l3fwd_fast4_x4_scalar(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
+		      const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
+{
+	return l3fwd_fast4_x4_scalar_do(pkts, max_frame, sw_ptype, rx_cksum, l3, dst, sums,
+					false);
 }
 
 #ifdef L3FWD_FAST4_VEC
@@ -361,11 +379,14 @@ l3fwd_fast4_x4_scalar(struct rte_mbuf *const *pkts, uint32_t max_frame, const bo
  *    (l3fwd_martian4() unicast), as bytes: b + 32 <= 32 or b == 127.
  * The destinations (host order) go to dst[0 .. 4) and the headers to
  * l3[0 .. 4) (NULL for a packet refused). @return bit i set when pkts[i]
- * is taken.
+ * is taken. With @p dec (l3fwd_fast4_x4_dec()), the packets taken get
+ * l3fwd_ttl_dec4(), as one vector addition over their TTL, protocol and
+ * checksum words when all four are.
  */
 static __rte_always_inline unsigned int
-l3fwd_fast4_x4(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
-	       const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
+l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
+		  const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums,
+		  const bool dec)
 {
 	const __m128i lo16 = _mm_set1_epi32(0xffff), lo8 = _mm_set1_epi32(0xff);
 	__m128i b0, b1, b2, b3, t0, t1, t2, t3, pt, pl, dl, r0, r1, r2, r3, r4, e;
@@ -424,6 +445,8 @@ l3fwd_fast4_x4(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_p
 			if (ip != NULL) {
 				dst[i] = rte_be_to_cpu_32(ip->dst_addr);
 				ok4 |= 1u << i;
+				if (dec)
+					l3fwd_ttl_dec4(ip);
 			}
 		}
 		return ok4;
@@ -528,8 +551,36 @@ verdict:
 		for (i = 0; i < 4; i++)
 			if (!(res & (1u << i)))
 				l3[i] = NULL;
+			else if (dec)
+				l3fwd_ttl_dec4(l3[i]);
+		return res;
+	}
+	if (dec) {
+		/* l3fwd_ttl_dec4() of the four TTL, protocol and checksum words */
+		x = _mm_cmpeq_epi32(_mm_max_epu32(r2, _mm_set1_epi32((int)0xfffe0000u)), r2);
+		x = _mm_and_si128(x, _mm_set1_epi32(0x10000));
+		x = _mm_add_epi32(_mm_add_epi32(r2, x), lo16);
+		l3fwd_st32((uint8_t *)l3[0] + 8, (uint32_t)_mm_extract_epi32(x, 0));
+		l3fwd_st32((uint8_t *)l3[1] + 8, (uint32_t)_mm_extract_epi32(x, 1));
+		l3fwd_st32((uint8_t *)l3[2] + 8, (uint32_t)_mm_extract_epi32(x, 2));
+		l3fwd_st32((uint8_t *)l3[3] + 8, (uint32_t)_mm_extract_epi32(x, 3));
 	}
 	return res;
+}
+
+static __rte_always_inline unsigned int
+l3fwd_fast4_x4(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
+	       const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
+{
+	return l3fwd_fast4_x4_do(pkts, max_frame, sw_ptype, rx_cksum, l3, dst, sums, false);
+}
+
+/* l3fwd_fast4_x4(), and l3fwd_ttl_dec4() on every packet taken. */
+static __rte_always_inline unsigned int
+l3fwd_fast4_x4_dec(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
+		   const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
+{
+	return l3fwd_fast4_x4_do(pkts, max_frame, sw_ptype, rx_cksum, l3, dst, sums, true);
 }
 #else
 static __rte_always_inline unsigned int
@@ -537,6 +588,14 @@ l3fwd_fast4_x4(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_p
 	       const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
 {
 	return l3fwd_fast4_x4_scalar(pkts, max_frame, sw_ptype, rx_cksum, l3, dst, sums);
+}
+
+static __rte_always_inline unsigned int
+l3fwd_fast4_x4_dec(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
+		   const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
+{
+	return l3fwd_fast4_x4_scalar_do(pkts, max_frame, sw_ptype, rx_cksum, l3, dst, sums,
+					true);
 }
 #endif
 
