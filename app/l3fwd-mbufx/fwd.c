@@ -527,9 +527,11 @@ forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 
 /*
  * One burst, with the port's classification (sw_ptype) and checksum
- * (rx_cksum) modes as constants. Pass 1 runs the common case alone
- * (l3fwd_fast4(), the packet data PREFETCH_AHEAD on prefetched) and sums
- * the burst's bytes and nb_segs; when it took every packet and the lookup
+ * (rx_cksum) modes as constants. Pass 1 runs the common case alone, four
+ * packets at a time (l3fwd_fast4_x4_dec(), the packet data PREFETCH_AHEAD
+ * on prefetched), decrements the TTL of the packets it takes (every later
+ * step knows: PKT_V4_TTL, forward()'s ttl_done) and sums the burst's bytes
+ * and nb_segs; when it took every packet and the lookup
  * is LPM (the usual burst), passes 2 and 3 follow here, four LPM lookups at
  * a time and the unicast rewrite in place, with no per-packet kind or index
  * indirection and no output array: pkts is the output. A packet that is
