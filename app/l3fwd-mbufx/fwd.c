@@ -32,6 +32,7 @@ enum {
 	PKT_DROPPED = 0,
 	PKT_V4,
 	PKT_V6,
+	PKT_V4_TTL,	/* IPv4 taken by l3fwd_fast4(): TTL already decremented */
 };
 
 int
@@ -254,7 +255,7 @@ check_ipv6(const struct l3fwd_rx *rx, struct rte_mbuf **m, void *eth,
 	return l3fwd_check6(*m, ip);
 }
 
-/* Pass 1 on one packet that classify_v4() did not take: @return PKT_V4 /
+/* Pass 1 on one packet that l3fwd_fast4() did not take: @return PKT_V4 /
  * PKT_V6 with the header in *l3, or PKT_DROPPED after counting and freeing
  * it. Out of line: the uncommon case. */
 static __rte_noinline unsigned int
@@ -300,36 +301,6 @@ dropped:
 	return PKT_DROPPED;
 }
 
-/*
- * Pass 1, the common case on its own: a frame within the MTU whose first
- * segment holds Ethernet and a 20-byte IPv4 header to a unicast destination,
- * and that passes the RFC 1812 checks. @return its IPv4 header, or NULL for
- * everything else (classify() then looks again and decides, drop reasons
- * included).
- */
-static __rte_always_inline struct rte_ipv4_hdr *
-classify_v4(const struct l3fwd_ctx *c, const struct rte_mbuf *m, const bool sw_ptype,
-	    const bool rx_cksum)
-{
-	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
-
-	if (unlikely(m->pkt_len > c->max_frame ||
-		     m->data_len < RTE_ETHER_HDR_LEN + sizeof(*ip)))
-		return NULL;
-	if (sw_ptype) {
-		if (unlikely(eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4)))
-			return NULL;
-	} else if (unlikely((m->packet_type & (RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK)) !=
-			    (RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4))) {
-		return NULL;
-	}
-	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF) ||
-	    unlikely(l3fwd_check4_rest(m, ip, sizeof(*ip), rx_cksum, true) != 0))
-		return NULL;
-	return ip;
-}
-
 /* Pass 2, LPM: the n4 IPv4 destinations (host order, packet index in at[])
  * four at a time, IPv6 one by one. */
 static __rte_always_inline void
@@ -371,7 +342,7 @@ lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
 	uint16_t i, n4 = 0, n6 = 0;
 
 	for (i = 0; i < n; i++) {
-		if (kind[i] == PKT_V4) {
+		if (kind[i] == PKT_V4 || kind[i] == PKT_V4_TTL) {
 			l3fwd_em_key4_fill(&k4[n4], l3[i], pkts[i]->data_len - RTE_ETHER_HDR_LEN);
 			keys4[n4] = &k4[n4];
 			at4[n4++] = i;
@@ -393,12 +364,13 @@ lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
 	}
 }
 
-/* Pass 3 on one routed packet *mp: @return 0 or the drop reason (the
- * packet to drop in *mp). */
+/* Pass 3 on one routed packet *mp (an IPv4 one with its TTL decremented
+ * already when @p ttl_done): @return 0 or the drop reason (the packet to
+ * drop in *mp). */
 static __rte_always_inline unsigned int
 forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, void *l3,
 	bool v6, uint32_t nh_idx, struct l3fwd_out *out, struct out_acc *acc,
-	const bool unicast)
+	const bool unicast, bool ttl_done)
 {
 	const struct l3fwd_hop *hop;
 	struct rte_mbuf *m = *mp;
@@ -428,7 +400,7 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 	} else {
 		struct rte_ipv4_hdr *ip = l3;
 
-		ttl = l3fwd_ttl_dec4(ip);
+		ttl = ttl_done ? ip->time_to_live : l3fwd_ttl_dec4(ip);
 		dst = (const uint8_t *)&ip->dst_addr;
 		/* 224.0.0.0/4 (DPDK's RTE_IS_IPV4_MCAST shifts a signed int) */
 		mcast = (dst[0] >> 4) == 0xe;
@@ -463,9 +435,10 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 static __rte_always_inline uint16_t
 forward_or_drop(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp,
 		void *l3, bool v6, uint32_t nh_idx, struct l3fwd_out *out,
-		struct out_acc *acc, const bool unicast)
+		struct out_acc *acc, const bool unicast, bool ttl_done)
 {
-	unsigned int reason = forward(c, rx, mp, l3, v6, nh_idx, out, acc, unicast);
+	unsigned int reason = forward(c, rx, mp, l3, v6, nh_idx, out, acc, unicast,
+				      ttl_done);
 
 	if (likely(reason == 0))
 		return 0;
@@ -475,7 +448,7 @@ forward_or_drop(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf 
 
 /*
  * Passes 1 to 3 of a burst that the common first pass did not take whole:
- * l3[i] is the IPv4 header of every packet classify_v4() took (its
+ * l3[i] is the IPv4 header of every packet l3fwd_fast4() took (its
  * destination in dst[i], host order), NULL for the others, which classify()
  * now decides. Out of line: the uncommon burst. @return the drops.
  */
@@ -491,7 +464,7 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 
 	for (i = 0; i < n; i++) {
 		if (l3[i] != NULL) {
-			kind[i] = PKT_V4;
+			kind[i] = PKT_V4_TTL;
 		} else {
 			kind[i] = (uint8_t)classify(c, rx, &pkts[i], &l3[i]);
 			if (kind[i] == PKT_DROPPED) {
@@ -520,7 +493,8 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 	for (i = 0; i < n; i++) {
 		if (kind[i] != PKT_DROPPED)
 			dropped += forward_or_drop(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6,
-						   idx[i], out, &acc, false);
+						   idx[i], out, &acc, false,
+						   kind[i] == PKT_V4_TTL);
 	}
 	out_done(out, &acc, out->buf);
 	return dropped;
@@ -544,16 +518,18 @@ forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 		out_add(out, &acc, out->port[i], pkts[i]);
 	for (; i < n; i++)
 		dropped += forward_or_drop(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc,
-					   true);
+					   true, true);
 	out_done(out, &acc, out->buf);
 	return dropped;
 }
 
 /*
  * One burst, with the port's classification (sw_ptype) and checksum
- * (rx_cksum) modes as constants. Pass 1 runs the common case alone
- * (classify_v4(), the packet data PREFETCH_AHEAD on prefetched) and sums
- * the burst's bytes and nb_segs; when it took every packet and the lookup
+ * (rx_cksum) modes as constants. Pass 1 runs the common case alone, four
+ * packets at a time (l3fwd_fast4_x4_dec(), the packet data PREFETCH_AHEAD
+ * on prefetched), decrements the TTL of the packets it takes (every later
+ * step knows: PKT_V4_TTL, forward()'s ttl_done) and sums the burst's bytes
+ * and nb_segs; when it took every packet and the lookup
  * is LPM (the usual burst), passes 2 and 3 follow here, four LPM lookups at
  * a time and the unicast rewrite in place, with no per-packet kind or index
  * indirection and no output array: pkts is the output. A packet that is
@@ -569,35 +545,52 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 	const struct l3fwd_hop *hops = c->hop;
 	uint64_t *nh_pkts = c->nh_pkts;
 	struct rte_ipv4_hdr *ip;
-	uint16_t i, segs = 0, port_or = 0, port_and = UINT16_MAX;
+	const uint32_t max_frame = c->max_frame;
+	uint16_t i, j, segs, port_or = 0, port_and = UINT16_MAX;
 	struct out_acc acc;
-	uint32_t bytes = 0;
+	struct l3fwd_sums sums;
+	uint32_t bytes;
 	bool rest = false;
 
 	/* a longer burst would overrun the arrays: a bug in the caller */
 	RTE_VERIFY(n <= L3FWD_BURST_MAX);
+	l3fwd_sums_init(&sums);
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 #define PASS1_ONE(i) do {						\
-		bytes += pkts[i]->pkt_len;				\
-		segs |= pkts[i]->nb_segs;				\
-		ip = classify_v4(c, pkts[i], sw_ptype, rx_cksum);	\
+		l3fwd_sums_add(&sums, pkts[i]);				\
+		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum); \
 		l3[i] = ip;						\
-		if (likely(ip != NULL))					\
+		if (likely(ip != NULL)) {				\
 			dst[i] = rte_be_to_cpu_32(ip->dst_addr);	\
-		else							\
+			l3fwd_ttl_dec4(ip);				\
+		} else {						\
 			rest = true;					\
+		}							\
 	} while (0)
-	for (i = 0; i + PREFETCH_AHEAD < n; i++) {
+	/* four at a time (rfc1812.h), the data of the next four prefetched */
+	for (i = 0; i + 4 <= n; i += 4) {
 		/* where the data of a received packet starts: a hint, so the
 		 * actual data_off need not be read */
-		rte_prefetch0((uint8_t *)pkts[i + PREFETCH_AHEAD]->buf_addr +
-			      RTE_PKTMBUF_HEADROOM);
-		PASS1_ONE(i);
+#define PREFETCH_DATA(j) rte_prefetch0((uint8_t *)pkts[j]->buf_addr + RTE_PKTMBUF_HEADROOM)
+		if (likely(i + PREFETCH_AHEAD + 4 <= n)) {
+			PREFETCH_DATA(i + PREFETCH_AHEAD);
+			PREFETCH_DATA(i + PREFETCH_AHEAD + 1);
+			PREFETCH_DATA(i + PREFETCH_AHEAD + 2);
+			PREFETCH_DATA(i + PREFETCH_AHEAD + 3);
+		} else {
+			for (j = i + PREFETCH_AHEAD; j < n; j++)
+				PREFETCH_DATA(j);
+		}
+#undef PREFETCH_DATA
+		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
+					    &dst[i], &sums) != 0xf))
+			rest = true;
 	}
 	for (; i < n; i++)
 		PASS1_ONE(i);
 #undef PASS1_ONE
+	l3fwd_sums_get(&sums, &bytes, &segs);
 	/* the input's counts, before anything is freed or changed */
 	out->rx_bytes = bytes;
 	out->rx_chains = 0;
@@ -620,15 +613,15 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 		const uint32_t nh = idx[i];	/* once: the stores below may alias */
 		const struct l3fwd_hop *hop;
 
-		/* no route, a shared segment (never written in place: its
-		 * other holders read it), or an encapsulation: forward_rest() */
-		if (unlikely(nh == L3FWD_NO_ROUTE) || unlikely(!mbufx_seg_writable(pkts[i])))
+		/* no route or an encapsulation: forward_rest() from here (pass 1
+		 * took only packets it may write in place: direct, reference
+		 * count 1, l3fwd_fast4()) */
+		if (unlikely(nh == L3FWD_NO_ROUTE))
 			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
 		hop = &hops[nh];
 		if (unlikely(hop->encap != L3FWD_ENCAP_NONE))
 			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
 		ip = l3[i];
-		l3fwd_ttl_dec4(ip);
 		memcpy((uint8_t *)ip - RTE_ETHER_HDR_LEN, hop->eth, sizeof(hop->eth));
 		nh_pkts[nh]++;
 		out->port[i] = hop->port;

@@ -46,9 +46,10 @@
  * up again.
  *
  * The common packet (a frame within the MTU, Ethernet and a 20-byte IPv4
- * header to a unicast destination in its first segment, every check passed)
- * takes a short path in (1), with the port's classification and checksum
- * modes compiled in. A burst whose packets all took it under LPM runs (2)
+ * header to a unicast destination in its first segment, a direct mbuf with
+ * no other reference, every check passed) takes a short path in (1), with
+ * the port's classification and checksum modes compiled in, four packets at
+ * a time (rfc1812.h), its TTL and checksum updated there. A burst whose packets all took it under LPM runs (2)
  * and (3) on the packets in order, without the per-packet family and index
  * indirections and without a multicast test; any other burst goes on out
  * of line, through the general classifier for the packets the short path

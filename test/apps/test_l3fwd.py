@@ -185,7 +185,7 @@ def case_bench_gen(env):
 # The bound is the count measured on mbufx pools (the net_ring callgrind rows
 # of doc/results/RESULTS.md) plus room for the housekeeping that runs per
 # millisecond of (slowed) wall time.
-LOOP_INSTR_MAX = 270
+LOOP_INSTR_MAX = 250
 
 
 def case_loop_instructions(env):

@@ -25,7 +25,9 @@
  *   port byte: input port (0-3); for l2fwd also which of its options
  *   (mirror with or without a tag, VLAN push or pop on the output) apply.
  *
- * Checked after each burst: every input is accounted for (dropped and
+ * Checked before each l3fwd burst: the four-at-a-time first pass
+ * (l3fwd_fast4_x4(), vector) says what the one-by-one form says of every
+ * group of four inputs. Checked after each burst: every input is accounted for (dropped and
  * counted, or handed back with an output port the configuration allows),
  * each output passes rte_mbuf_check(), an IPv4 frame l3fwd forwards
  * unencapsulated has a non-zero TTL and a valid header checksum (when the
@@ -50,6 +52,7 @@
 #include "fuzz_common.h"
 #include "l2fwd_core.h"
 #include "l3fwd_core.h"
+#include "rfc1812.h"
 
 #define NB_PORTS 4
 #define MAX_PKTS 16
@@ -392,6 +395,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < n; i++) {
 			in_bytes += pkts[i]->pkt_len;
 			in_chains += pkts[i]->nb_segs > 1;
+		}
+		/* the first pass four at a time (vector) against the same
+		 * packets one by one, bit for bit */
+		for (i = 0; i + 4 <= n; i += 4) {
+			void *l3v[4], *l3s[4];
+			uint32_t dv[4], ds[4], bv, bs;
+			struct l3fwd_sums sv, ss;
+			unsigned int okv, oks, j;
+			uint16_t gv, gs;
+
+			l3fwd_sums_init(&sv);
+			l3fwd_sums_init(&ss);
+			okv = l3fwd_fast4_x4(&pkts[i], c->max_frame, sw_ptype, rx.rx_cksum, l3v,
+					     dv, &sv);
+			oks = l3fwd_fast4_x4_scalar(&pkts[i], c->max_frame, sw_ptype,
+						    rx.rx_cksum, l3s, ds, &ss);
+			FUZZ_CHECK(okv == oks, "packets %u-%u: four at a time 0x%x, one by one 0x%x",
+				   i, i + 3, okv, oks);
+			for (j = 0; j < 4; j++)
+				FUZZ_CHECK(l3v[j] == l3s[j] && (l3s[j] == NULL || dv[j] == ds[j]),
+					   "packet %u: header or destination differs", i + j);
+			l3fwd_sums_get(&sv, &bv, &gv);
+			l3fwd_sums_get(&ss, &bs, &gs);
+			FUZZ_CHECK(bv == bs && gv == gs, "packets %u-%u: sums differ", i, i + 3);
 		}
 		d0 = sum(drop3, RTE_DIM(drop3));
 		dropped = l3fwd_process_burst(c, &rx, pkts, n, &out3);
