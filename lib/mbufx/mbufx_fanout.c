@@ -212,7 +212,6 @@ static void
 fanout_count(struct mbufx_zone_set *zs, const struct fanout_acc *a,
 	     unsigned int nalloc, unsigned int nind, int deep, int own)
 {
-	struct mbufx_zone_stats *st;
 	unsigned int lc = rte_lcore_id(), z;
 
 	if (unlikely(lc >= RTE_MAX_LCORE)) {
@@ -225,14 +224,13 @@ fanout_count(struct mbufx_zone_set *zs, const struct fanout_acc *a,
 		MBUFX_ZONE_STAT_ADD(zs, fanout_hdr_saved, own ? 1 : 0);
 		return;
 	}
-	st = &zs->stats[lc];
 	for (z = 0; z < MBUFX_ZONE_NUM; z++)
-		st->alloc[z] += a->alloc[z];
-	st->hdr_fallback += a->fallback;
-	st->fanout_hdr_alloc += nalloc;
-	st->fanout_indirect += nind;
-	st->fanout_deep += deep ? nalloc : 0;
-	st->fanout_hdr_saved += own ? 1 : 0;
+		MBUFX_ZONE_CTR(zs, lc, alloc[z]) += a->alloc[z];
+	MBUFX_ZONE_CTR(zs, lc, hdr_fallback) += a->fallback;
+	MBUFX_ZONE_CTR(zs, lc, fanout_hdr_alloc) += nalloc;
+	MBUFX_ZONE_CTR(zs, lc, fanout_indirect) += nind;
+	MBUFX_ZONE_CTR(zs, lc, fanout_deep) += deep ? nalloc : 0;
+	MBUFX_ZONE_CTR(zs, lc, fanout_hdr_saved) += own ? 1 : 0;
 }
 
 int

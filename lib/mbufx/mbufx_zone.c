@@ -235,7 +235,8 @@ zone_set_ops_check(const struct mbufx_zone_set *zs)
 
 	for (z = 0; z < MBUFX_ZONE_NUM; z++)
 		if (zs->pool[z] != NULL &&
-		    mbufx_pool_ops_check(zs->pool[z], zs->ops_name) != 0)
+		    mbufx_pool_ops_check(zs->pool[z],
+					 mbufx_zs_priv(zs)->ops_name) != 0)
 			return -EXDEV;
 	return 0;
 }
@@ -269,10 +270,13 @@ mbufx_zone_set_create(const char *name, int socket_id,
 	char pname[RTE_MEMPOOL_NAMESIZE];
 	struct mbufx_zone_params p;
 	const struct rte_memzone *mz;
+	struct mbufx_zone_set_priv *zp;
 	struct mbufx_zone_set *zs;
 	unsigned int z;
 	int ret;
 
+	RTE_BUILD_BUG_ON(sizeof(struct mbufx_zone_lcore_ctrs) !=
+			 2 * RTE_CACHE_LINE_SIZE);
 	RTE_BUILD_BUG_ON(sizeof(MBUFX_ZS_MZ_PREFIX) - 1 +
 			 MBUFX_ZONE_SET_NAMESIZE > RTE_MEMZONE_NAMESIZE);
 	RTE_BUILD_BUG_ON(MBUFX_ZONE_SET_NAMESIZE + 4 > RTE_MEMPOOL_NAMESIZE);
@@ -305,16 +309,17 @@ mbufx_zone_set_create(const char *name, int socket_id,
 		rte_errno = EEXIST;
 		goto fail_unlock;
 	}
-	mz = rte_memzone_reserve(mzname, sizeof(*zs), socket_id, 0);
+	mz = rte_memzone_reserve(mzname, sizeof(*zp), socket_id, 0);
 	if (mz == NULL)
 		goto fail_unlock; /* rte_errno set */
-	zs = mz->addr;
-	memset(zs, 0, sizeof(*zs));
-	strlcpy(zs->name, name, sizeof(zs->name));
-	zs->socket_id = socket_id;
-	zs->params = p;
-	strlcpy(zs->ops_name, p.ops_name, sizeof(zs->ops_name));
-	zs->params.ops_name = zs->ops_name;
+	zp = mz->addr;
+	memset(zp, 0, sizeof(*zp));
+	zs = &zp->pub;
+	strlcpy(zp->name, name, sizeof(zp->name));
+	zp->socket_id = socket_id;
+	zp->params = p;
+	strlcpy(zp->ops_name, p.ops_name, sizeof(zp->ops_name));
+	zp->params.ops_name = zp->ops_name;
 
 	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
 		if (!zone_enabled(&p, z))
@@ -405,7 +410,7 @@ zones_out(const struct mbufx_zone_set *zs, FILE *f)
 		busy++;
 		if (f != NULL)
 			fprintf(f, "mbufx: zone set %s: %s zone (%s): %u of %u "
-				"mbufs still out\n", zs->name,
+				"mbufs still out\n", mbufx_zs_priv(zs)->name,
 				mbufx_zone_name(z), zs->pool[z]->name,
 				zs->pool[z]->size - avail, zs->pool[z]->size);
 	}
@@ -437,13 +442,14 @@ mbufx_zone_set_free(struct mbufx_zone_set *zs)
 			    rte_mempool_avail_count(zs->pool[z]) !=
 					zs->pool[z]->size)
 				MBUFX_LOG(ERR, "zone set %s not freed: %s zone "
-					  "has %u mbufs out", zs->name,
+					  "has %u mbufs out", mbufx_zs_priv(zs)->name,
 					  mbufx_zone_name(z),
 					  zs->pool[z]->size -
 					  rte_mempool_avail_count(zs->pool[z]));
 		return -EBUSY;
 	}
-	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", zs->name);
+	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s",
+		 mbufx_zs_priv(zs)->name);
 	mz = rte_memzone_lookup(mzname);
 	/* unpublish before the pools go */
 	__atomic_store_n(&zs->max_len, 0, __ATOMIC_RELEASE);
@@ -451,6 +457,16 @@ mbufx_zone_set_free(struct mbufx_zone_set *zs)
 	if (mz != NULL)
 		rte_memzone_free(mz);
 	rte_spinlock_unlock(&zone_set_lock);
+	return 0;
+}
+
+int
+mbufx_zone_set_params(const struct mbufx_zone_set *zs,
+		      struct mbufx_zone_params *p)
+{
+	if (zs == NULL || p == NULL)
+		return -EINVAL;
+	*p = mbufx_zs_priv(zs)->params;
 	return 0;
 }
 
@@ -564,7 +580,7 @@ chain_alloc(struct mbufx_zone_set *zs, uint32_t len, struct alloc_acc *a)
 	uint32_t room, buf_room, nseg, got = 0, i, k;
 
 	room = zs->room[MBUFX_ZONE_PKT];
-	buf_room = zs->params.data_room[MBUFX_ZONE_PKT];
+	buf_room = mbufx_zs_priv(zs)->params.data_room[MBUFX_ZONE_PKT];
 	nseg = 1 + (len - room + buf_room - 1) / buf_room;
 	if (nseg > RTE_MBUF_MAX_NB_SEGS) {
 		rte_errno = EINVAL;
