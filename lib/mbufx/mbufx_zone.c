@@ -262,17 +262,89 @@ pools_free(struct mbufx_zone_set *zs)
 	}
 }
 
+/* A zone-set name: 0, -EINVAL or -ENAMETOOLONG. */
+static int
+zone_set_name_check(const char *name)
+{
+	if (name == NULL || name[0] == '\0')
+		return -EINVAL;
+	if (strnlen(name, MBUFX_ZONE_SET_NAMESIZE) >= MBUFX_ZONE_SET_NAMESIZE)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * The zone set's memzone, its name, socket and parameters filled in; NULL
+ * with rte_errno set (EEXIST: the name is taken). Under zone_set_lock.
+ */
+static struct mbufx_zone_set_priv *
+zone_set_reserve(const char *name, int socket_id,
+		 const struct mbufx_zone_params *p,
+		 const struct rte_memzone **mzp)
+{
+	char mzname[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+	struct mbufx_zone_set_priv *zp;
+
+	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name);
+	if (rte_memzone_lookup(mzname) != NULL) {
+		rte_errno = EEXIST;
+		return NULL;
+	}
+	mz = rte_memzone_reserve(mzname, sizeof(*zp), socket_id, 0);
+	if (mz == NULL)
+		return NULL; /* rte_errno set */
+	zp = mz->addr;
+	memset(zp, 0, sizeof(*zp));
+	strlcpy(zp->name, name, sizeof(zp->name));
+	zp->socket_id = socket_id;
+	zp->params = *p;
+	strlcpy(zp->ops_name, p->ops_name, sizeof(zp->ops_name));
+	zp->params.ops_name = zp->ops_name;
+	*mzp = mz;
+	return zp;
+}
+
+/* One pool per enabled zone: 0, or the errno of the pool that failed. */
+static int
+zone_set_pools_create(struct mbufx_zone_set_priv *zp)
+{
+	const struct mbufx_zone_params *p = &zp->params;
+	struct mbufx_zone_set *zs = &zp->pub;
+	char pname[RTE_MEMPOOL_NAMESIZE];
+	unsigned int z;
+	int ret;
+
+	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
+		if (!zone_enabled(p, z))
+			continue;
+		snprintf(pname, sizeof(pname), "%s%s", zp->name,
+			 pool_suffix[z]);
+		zs->pool[z] = rte_pktmbuf_pool_create_by_ops(pname, p->count[z],
+				p->cache[z], p->priv_size, p->data_room[z],
+				zp->socket_id, p->ops_name);
+		if (zs->pool[z] == NULL) {
+			ret = rte_errno;
+			MBUFX_LOG(ERR, "zone set %s: pool %s (%u x %u B, ops %s): %s",
+				  zp->name, pname, p->count[z], p->data_room[z],
+				  p->ops_name, rte_strerror(ret));
+			return ret;
+		}
+		zs->room[z] = p->data_room[z] - RTE_PKTMBUF_HEADROOM;
+		/* a secondary numbering its drivers unlike the primary */
+		if (mbufx_pool_ops_check(zs->pool[z], p->ops_name) != 0)
+			return EXDEV;
+	}
+	return 0;
+}
+
 struct mbufx_zone_set *
 mbufx_zone_set_create(const char *name, int socket_id,
 		      const struct mbufx_zone_params *user)
 {
-	char mzname[RTE_MEMZONE_NAMESIZE];
-	char pname[RTE_MEMPOOL_NAMESIZE];
 	struct mbufx_zone_params p;
-	const struct rte_memzone *mz;
+	const struct rte_memzone *mz = NULL;
 	struct mbufx_zone_set_priv *zp;
-	struct mbufx_zone_set *zs;
-	unsigned int z;
 	int ret;
 
 	RTE_BUILD_BUG_ON(sizeof(struct mbufx_zone_lcore_ctrs) !=
@@ -284,12 +356,9 @@ mbufx_zone_set_create(const char *name, int socket_id,
 			 MBUFX_JUMBO_FRAME_LEN + RTE_PKTMBUF_HEADROOM);
 	RTE_BUILD_BUG_ON(MBUFX_ZONE_DEFAULT_ROOM_HDR <= RTE_PKTMBUF_HEADROOM);
 
-	if (name == NULL || name[0] == '\0') {
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	if (strnlen(name, MBUFX_ZONE_SET_NAMESIZE) >= MBUFX_ZONE_SET_NAMESIZE) {
-		rte_errno = ENAMETOOLONG;
+	ret = zone_set_name_check(name);
+	if (ret < 0) {
+		rte_errno = -ret;
 		return NULL;
 	}
 	ret = params_resolve(&p, user);
@@ -303,55 +372,23 @@ mbufx_zone_set_create(const char *name, int socket_id,
 		socket_id = (int)rte_socket_id();
 
 	ops_record_write();
-	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name);
 	rte_spinlock_lock(&zone_set_lock);
-	if (rte_memzone_lookup(mzname) != NULL) {
-		rte_errno = EEXIST;
+	zp = zone_set_reserve(name, socket_id, &p, &mz);
+	if (zp == NULL)
 		goto fail_unlock;
-	}
-	mz = rte_memzone_reserve(mzname, sizeof(*zp), socket_id, 0);
-	if (mz == NULL)
-		goto fail_unlock; /* rte_errno set */
-	zp = mz->addr;
-	memset(zp, 0, sizeof(*zp));
-	zs = &zp->pub;
-	strlcpy(zp->name, name, sizeof(zp->name));
-	zp->socket_id = socket_id;
-	zp->params = p;
-	strlcpy(zp->ops_name, p.ops_name, sizeof(zp->ops_name));
-	zp->params.ops_name = zp->ops_name;
-
-	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
-		if (!zone_enabled(&p, z))
-			continue;
-		snprintf(pname, sizeof(pname), "%s%s", name, pool_suffix[z]);
-		zs->pool[z] = rte_pktmbuf_pool_create_by_ops(pname, p.count[z],
-				p.cache[z], p.priv_size, p.data_room[z],
-				socket_id, p.ops_name);
-		if (zs->pool[z] == NULL) {
-			ret = rte_errno;
-			MBUFX_LOG(ERR, "zone set %s: pool %s (%u x %u B, ops %s): %s",
-				  name, pname, p.count[z], p.data_room[z],
-				  p.ops_name, rte_strerror(ret));
-			goto fail_pools;
-		}
-		zs->room[z] = p.data_room[z] - RTE_PKTMBUF_HEADROOM;
-		/* a secondary numbering its drivers unlike the primary */
-		if (mbufx_pool_ops_check(zs->pool[z], p.ops_name) != 0) {
-			ret = EXDEV;
-			goto fail_pools;
-		}
-	}
+	ret = zone_set_pools_create(zp);
+	if (ret != 0)
+		goto fail_pools;
 	/* publish: lookup (lock-free, maybe from another process) sees the
 	 * memzone from the reserve on, but the set only once max_len is set */
-	__atomic_store_n(&zs->max_len,
+	__atomic_store_n(&zp->pub.max_len,
 			 p.data_room[MBUFX_ZONE_JUMBO] - RTE_PKTMBUF_HEADROOM,
 			 __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&zone_set_lock);
-	return zs;
+	return &zp->pub;
 
 fail_pools:
-	pools_free(zs);
+	pools_free(&zp->pub);
 	rte_memzone_free(mz);
 	rte_errno = ret;
 fail_unlock:
