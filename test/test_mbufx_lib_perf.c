@@ -420,7 +420,7 @@ test_lib_perf(void)
 	static struct bcase cs[16];
 	static struct row rows[24];
 	static double mpps[16][MAX_VARIANTS][MAX_REPS];
-	struct mbufx_zone_params p;
+	struct mbufx_zone_params p, zp;
 	struct mbufx_zone_stats s0, s1;
 	char path[512], env[2048];
 	unsigned int nc = 0, nr = 0, i, v, k;
@@ -586,6 +586,7 @@ test_lib_perf(void)
 				 "see the runs for the spread");
 	}
 
+	mbufx_zone_set_params(zs, &zp);
 	snprintf(env, sizeof(env),
 		"\"zones\": \"hdr %u x %u B, pkt %u x %u B, jumbo %u x "
 		"%u B, cache %u/%u/%u, ops %s\", \"repetitions\": \"%u (alloc: "
@@ -596,10 +597,10 @@ test_lib_perf(void)
 		"packets, 14-byte private L2 header per copy\", \"pullup\": "
 		"\"40 + 1400 byte 2-segment packets, batch %u\", \"jumbo\": "
 		"\"%u-byte frames, %u in flight, copy in + checksum\"",
-		NPOOL_HDR, zs->params.data_room[0], NPOOL_PKT,
-		zs->params.data_room[1], NPOOL_JUMBO, zs->params.data_room[2],
+		NPOOL_HDR, zp.data_room[0], NPOOL_PKT,
+		zp.data_room[1], NPOOL_JUMBO, zp.data_room[2],
 		zs->pool[0]->cache_size, zs->pool[1]->cache_size,
-		zs->pool[2]->cache_size, zs->params.ops_name, reps, reps * 3, SUB,
+		zs->pool[2]->cache_size, zp.ops_name, reps, reps * 3, SUB,
 		rte_lcore_id(), tsc_mhz, BURST, PULL_BATCH, JUMBO_LEN,
 		JUMBO_WINDOW);
 	f = bench_json_open("lib", "libmbufx: encapsulation, fan-out, pullup, "

@@ -175,7 +175,16 @@ test_create_errors(void)
 	d = mbufx_zone_set_create("tbad", SOCKET_ID_ANY, &p);
 	TEST_ASSERT_NOT_NULL(d, "create after failures: %s",
 			     rte_strerror(rte_errno));
-	TEST_ASSERT(strcmp(d->params.ops_name, "mbufx") == 0, "NULL ops");
+	{
+		struct mbufx_zone_params dp;
+
+		TEST_ASSERT_SUCCESS(mbufx_zone_set_params(d, &dp), "params");
+		TEST_ASSERT(strcmp(dp.ops_name, "mbufx") == 0, "NULL ops");
+		TEST_ASSERT_EQUAL(mbufx_zone_set_params(NULL, &dp), -EINVAL,
+				  "NULL zone set");
+		TEST_ASSERT_EQUAL(mbufx_zone_set_params(d, NULL), -EINVAL,
+				  "NULL params");
+	}
 	TEST_ASSERT_SUCCESS(mbufx_zone_set_free(d), "free");
 	/* a pool name already taken by somebody else */
 	{
@@ -549,7 +558,8 @@ test_stats_dump(void)
 		pthread_join(t, NULL);
 		mbufx_zone_set_stats(zs, &st);
 		TEST_ASSERT_EQUAL(st.alloc[MBUFX_ZONE_PKT], 1 + 10, "summed");
-		TEST_ASSERT_EQUAL(zs->stats[RTE_MAX_LCORE].alloc[MBUFX_ZONE_PKT],
+		TEST_ASSERT_EQUAL(MBUFX_ZONE_CTR(zs, RTE_MAX_LCORE,
+						 alloc[MBUFX_ZONE_PKT]),
 				  10, "non-EAL slot");
 	}
 	ASSERT_FULL(zs);

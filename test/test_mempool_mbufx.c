@@ -11,7 +11,8 @@
  *                                 seen exactly once, none lost
  *   mempool_mbufx_jumbo_autotest  jumbo buffers IOVA-contiguous; one chunk
  *                                 in IOVA-as-VA mode (meson runs it with
- *                                 --iova-mode=va too)
+ *                                 --iova-mode=va too), placement logged
+ *                                 once, iova_contig_pool of the pool
  */
 
 #include <inttypes.h>
@@ -27,10 +28,12 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
+#include <rte_log.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memory.h>
+#include <rte_memzone.h>
 #include <rte_mempool.h>
 #include <rte_random.h>
 #include <rte_ring.h>
@@ -1113,12 +1116,240 @@ test_jumbo_populate_variants(void)
 	return ret;
 }
 
+/*
+ * The placement of a jumbo pool in IOVA-as-VA mode, as a user reads it.
+ * rte_mempool_populate_default() sizes and populates a pool chunk by chunk
+ * (halving its reservations on ENOMEM); pool_step() is one of its steps, done
+ * by hand so that the chunks are known: ask the driver for the size of the
+ * rest, reserve at most step bytes, populate them. (The driver's pool state
+ * exists from the first populate on, so the first step is sized by the
+ * default rule: page-bounded, as under a fragmented heap.)
+ */
+static void
+step_mz_free(struct rte_mempool_memhdr *memhdr, void *opaque)
+{
+	RTE_SET_USED(memhdr);
+	rte_memzone_free(opaque);
+}
+
+static int
+pool_step(struct rte_mempool *mp, size_t step, unsigned int id)
+{
+	const struct rte_mempool_ops *ops = rte_mempool_get_ops(mp->ops_index);
+	const struct rte_memzone *mz;
+	size_t min_chunk, align, pg = RTE_PGSIZE_2M;
+	char name[RTE_MEMZONE_NAMESIZE];
+	unsigned int flags = 0;
+	ssize_t sz;
+	int n;
+
+	sz = ops->calc_mem_size(mp, mp->size - mp->populated_size,
+				rte_bsf64(pg), &min_chunk, &align);
+	if (sz < 0)
+		return (int)sz;
+	if (min_chunk == (size_t)sz)
+		flags = RTE_MEMZONE_IOVA_CONTIG;
+	snprintf(name, sizeof(name), "%s_s%u", mp->name, id);
+	mz = rte_memzone_reserve_aligned(name, RTE_MIN((size_t)sz, step),
+					 mp->socket_id, flags, align);
+	if (mz == NULL)
+		return -rte_errno;
+	if (flags != 0)
+		n = rte_mempool_populate_iova(mp, mz->addr, mz->iova, mz->len,
+					      step_mz_free, (void *)(uintptr_t)mz);
+	else
+		n = rte_mempool_populate_virt(mp, mz->addr, mz->len, pg,
+					      step_mz_free, (void *)(uintptr_t)mz);
+	if (n <= 0)
+		rte_memzone_free(mz);
+	return n;
+}
+
+/* An empty jumbo-class pktmbuf pool on the driver, populated step by step. */
+static struct rte_mempool *
+jumbo_pool_steps(const char *name, unsigned int n, int socket, size_t step)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = 9344,
+	};
+	struct rte_mempool *mp;
+	unsigned int id = 0;
+
+	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + 9344,
+				      0, sizeof(priv), socket, 0);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, OPS, NULL) != 0)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &priv);
+	while (mp->populated_size < mp->size)
+		if (pool_step(mp, step, id++) <= 0)
+			goto fail;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+fail:
+	rte_mempool_free(mp);
+	return NULL;
+}
+
+/* Lines of the log text buf about pool name that contain what. */
+static unsigned int
+log_lines_of(const char *buf, const char *name, const char *what)
+{
+	char key[RTE_MEMPOOL_NAMESIZE + 32];
+	const char *p = buf, *eol, *w;
+	unsigned int k = 0;
+
+	snprintf(key, sizeof(key), "mbufx_mempool: pool %s:", name);
+	while ((p = strstr(p, key)) != NULL) {
+		eol = strchr(p, '\n');
+		if (eol == NULL)
+			eol = p + strlen(p);
+		w = what == NULL ? p : strstr(p, what);
+		if (w != NULL && w < eol)
+			k++;
+		p = eol;
+	}
+	return k;
+}
+
+/* /mbufx/pool's iova_contig_pool for name: 0 or 1, -1 when unreachable. */
+static int
+tel_iova_contig(const char *name)
+{
+	char buf[4096], cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "/mbufx/pool,%s", name);
+	if (mu_telemetry_query(cmd, buf, sizeof(buf)) != 0)
+		return -1;
+	if (strstr(buf, "\"iova_contig_pool\":1") != NULL)
+		return 1;
+	if (strstr(buf, "\"iova_contig_pool\":0") != NULL)
+		return 0;
+	printf("%s: no iova_contig_pool: %s\n", cmd, buf);
+	return -1;
+}
+
+/* A jumbo pool on external memory, populated in steps: one placement line. */
+static int
+placement_logged_once(void)
+{
+	const size_t pg = RTE_PGSIZE_2M, len = EXT_PAGES * pg;
+	rte_iova_t iovas[EXT_PAGES];
+	struct rte_mempool *mp;
+	int logtype, level, socket, ret = TEST_SUCCESS;
+	unsigned int i, lines, placement;
+	char *logbuf = NULL;
+	size_t logsz = 0;
+	FILE *log;
+	void *base, *va;
+
+	base = mmap(NULL, len + pg, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(base != MAP_FAILED, "mmap");
+	va = RTE_PTR_ALIGN_CEIL(base, pg);
+	for (i = 0; i < EXT_PAGES; i++)
+		iovas[i] = (rte_iova_t)1 << 36 | (rte_iova_t)(EXT_PAGES - i) *
+			4 * pg;
+	if (rte_malloc_heap_create("mbufx_place") != 0 ||
+	    rte_malloc_heap_memory_add("mbufx_place", va, len, iovas,
+				       EXT_PAGES, pg) != 0) {
+		printf("external heap: %s\n", rte_strerror(rte_errno));
+		rte_malloc_heap_destroy("mbufx_place");
+		munmap(base, len + pg);
+		return TEST_FAILED;
+	}
+	socket = rte_malloc_heap_get_socket("mbufx_place");
+
+	logtype = rte_log_register("pmd.mempool.mbufx");
+	level = rte_log_get_level(logtype);
+	log = open_memstream(&logbuf, &logsz);
+	TEST_ASSERT_NOT_NULL(log, "open_memstream");
+	rte_log_set_level(logtype, RTE_LOG_DEBUG);
+	rte_openlog_stream(log);
+	/* 1024 x 9.5 KiB in 2 MiB steps: every step past the first probes */
+	mp = jumbo_pool_steps("place_ext", 1024, socket, pg);
+	rte_openlog_stream(NULL);
+	rte_log_set_level(logtype, level);
+	fclose(log);
+	if (mp == NULL) {
+		printf("place_ext: %s\n", rte_strerror(rte_errno));
+		ret = TEST_FAILED;
+	} else {
+		lines = log_lines_of(logbuf, "place_ext", NULL);
+		placement = log_lines_of(logbuf, "place_ext", "placement");
+		printf("place_ext: %u chunks, %u log lines, %u on placement:"
+		       "\n%s", mp->nb_mem_chunks, lines, placement, logbuf);
+		if (placement != 1)
+			ret = TEST_FAILED;
+		if (check_full(mp) != TEST_SUCCESS)
+			ret = TEST_FAILED;
+	}
+	free(logbuf);
+	rte_mempool_free(mp);
+	if (rte_malloc_heap_memory_remove("mbufx_place", va, len) != 0 ||
+	    rte_malloc_heap_destroy("mbufx_place") != 0) {
+		printf("external heap not released: %s\n",
+		       rte_strerror(rte_errno));
+		ret = TEST_FAILED;
+	}
+	munmap(base, len + pg);
+
+	return ret;
+}
+
+/*
+ * IOVA-as-VA mode. A pool whose memory has no IOVA-contiguous run falls back
+ * to page-bounded placement and says so in ONE log line, however many steps
+ * populate it (OVS rate-limits DPDK's log: one line per step drowned its
+ * other messages). And iova_contig_pool describes the pool: 1 for a pool in
+ * one IOVA-contiguous chunk, 0 for one of two chunks even when each chunk is
+ * packed.
+ */
+static int
+test_jumbo_placement_va(void)
+{
+	struct rte_mempool *mp;
+	int ret = TEST_SUCCESS, c;
+
+	if (rte_eal_iova_mode() != RTE_IOVA_VA) {
+		printf("IOVA mode PA: the one-chunk placement is VA mode's\n");
+		return TEST_SKIPPED;
+	}
+	/*
+	 * External memory, no two pages IOVA-contiguous: every probe fails
+	 * (without hugepages the EAL calls such memory contiguous).
+	 */
+	if (rte_eal_has_hugepages())
+		ret = placement_logged_once();
+	/* the EAL's memory: one chunk, then the same pool in two chunks */
+	mp = jumbo_pool_steps("place_one", 512, SOCKET_ID_ANY, SIZE_MAX);
+	TEST_ASSERT_NOT_NULL(mp, "place_one: %s", rte_strerror(rte_errno));
+	c = tel_iova_contig("place_one");
+	printf("place_one: %u chunks, iova_contig_pool %d\n",
+	       mp->nb_mem_chunks, c);
+	if (mp->nb_mem_chunks != 1 || c != 1)
+		ret = TEST_FAILED;
+	rte_mempool_free(mp);
+	/* 512 x 9.5 KiB = 4.7 MiB in 3 MiB steps: two packed chunks */
+	mp = jumbo_pool_steps("place_two", 512, SOCKET_ID_ANY, 3u << 20);
+	TEST_ASSERT_NOT_NULL(mp, "place_two: %s", rte_strerror(rte_errno));
+	c = tel_iova_contig("place_two");
+	printf("place_two: %u chunks, iova_contig_pool %d\n",
+	       mp->nb_mem_chunks, c);
+	if (mp->nb_mem_chunks != 2 || c != 0 || check_full(mp) != TEST_SUCCESS)
+		ret = TEST_FAILED;
+	rte_mempool_free(mp);
+	return ret;
+}
+
 static const struct mbufx_test_suite jumbo_suite = {
 	.name = "mempool_mbufx_jumbo",
 	.cases = {
 		MBUFX_TEST_CASE(test_jumbo_contig),
 		MBUFX_TEST_CASE(test_jumbo_external_memory),
 		MBUFX_TEST_CASE(test_jumbo_populate_variants),
+		MBUFX_TEST_CASE(test_jumbo_placement_va),
 		MBUFX_TEST_CASES_END(),
 	},
 };

@@ -22,12 +22,6 @@
 #define CTL_MAX_SQUEEZE 8
 #define CTL_MAX_POOLS 8
 
-static const char *const zone_names[MBUFX_ZONE_NUM] = {
-	[MBUFX_ZONE_HDR] = "hdr",
-	[MBUFX_ZONE_PKT] = "pkt",
-	[MBUFX_ZONE_JUMBO] = "jumbo",
-};
-
 struct squeeze {
 	enum mbufx_zone_id zone;
 	uint64_t start, len, period;		/* ms */
@@ -85,7 +79,7 @@ app_ctl_parse_squeeze(const char *arg)
 		if (nf < 3 || nf > 4 || s2 != NULL)
 			return squeeze_error(spec, "want ZONE:START:LEN[:PERIOD]");
 		for (z = 0; z < MBUFX_ZONE_NUM; z++)
-			if (strcmp(f[0], zone_names[z]) == 0)
+			if (strcmp(f[0], mbufx_zone_name(z)) == 0)
 				break;
 		if (z == MBUFX_ZONE_NUM)
 			return squeeze_error(f[0], "zone must be pkt, jumbo or hdr");

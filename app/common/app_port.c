@@ -103,33 +103,18 @@ queues_setup(uint16_t port, uint16_t nb_rxq, uint16_t nb_txq)
 	return 0;
 }
 
-int
-app_port_setup(uint16_t port, const struct app_port_req *req)
+/* Step 1: queue counts and frame length within what the port takes. */
+static int
+port_limits(uint16_t port, const struct app_port_req *req,
+	    const struct rte_eth_dev_info *info, struct rte_eth_conf *conf)
 {
 	struct app_port_state *ps = &app_port_state[port];
-	struct rte_eth_conf conf;
-	struct rte_eth_dev_info info;
-	struct rte_eth_rxconf rxconf;
-	struct rte_eth_txconf txconf;
-	uint16_t nb_rxd = req->nb_rxd, nb_txd = req->nb_txd;
 	uint32_t mtu;
-	int rc;
 
-	memset(ps, 0, sizeof(*ps));
-	memset(&conf, 0, sizeof(conf));
-	rc = rte_eth_dev_info_get(port, &info);
-	if (rc != 0) {
-		fprintf(stderr, "error: port %u: cannot get device info: %s\n", port,
-			strerror(-rc));
-		return rc;
-	}
-	rte_eth_dev_get_name_by_port(port, ps->name);
-	snprintf(ps->driver, sizeof(ps->driver), "%s", info.driver_name);
-
-	if (req->nb_rxq > info.max_rx_queues || req->nb_txq > info.max_tx_queues) {
+	if (req->nb_rxq > info->max_rx_queues || req->nb_txq > info->max_tx_queues) {
 		fprintf(stderr, "error: port %u (%s) has at most %u rx and %u tx queues; "
 			"%u rx and %u tx requested (one tx queue per forwarding lcore)\n",
-			port, ps->name, info.max_rx_queues, info.max_tx_queues,
+			port, ps->name, info->max_rx_queues, info->max_tx_queues,
 			req->nb_rxq, req->nb_txq);
 		return -EINVAL;
 	}
@@ -137,53 +122,80 @@ app_port_setup(uint16_t port, const struct app_port_req *req)
 	/* frame length without CRC; the MTU excludes the Ethernet header */
 	ps->max_frame = req->max_frame;
 	mtu = req->max_frame - RTE_ETHER_HDR_LEN;
-	if (mtu > info.max_mtu || req->max_frame + RTE_ETHER_CRC_LEN > info.max_rx_pktlen) {
+	if (mtu > info->max_mtu ||
+	    req->max_frame + RTE_ETHER_CRC_LEN > info->max_rx_pktlen) {
 		fprintf(stderr, "error: port %u (%s) takes frames up to %u bytes (MTU %u); "
 			"%u requested\n", port, ps->name,
-			RTE_MIN(info.max_rx_pktlen - RTE_ETHER_CRC_LEN,
-				(uint32_t)info.max_mtu + RTE_ETHER_HDR_LEN),
-			info.max_mtu, req->max_frame);
+			RTE_MIN(info->max_rx_pktlen - RTE_ETHER_CRC_LEN,
+				(uint32_t)info->max_mtu + RTE_ETHER_HDR_LEN),
+			info->max_mtu, req->max_frame);
 		return -EINVAL;
 	}
-	if (mtu >= info.min_mtu)
-		conf.rxmode.mtu = mtu;
+	if (mtu >= info->min_mtu)
+		conf->rxmode.mtu = mtu;
+	return 0;
+}
 
-	/* receive offloads: only what the port offers */
-	if (req->rx_cksum && (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)) {
-		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+/* Step 2: receive offloads and RSS, only what the port offers. */
+static void
+port_rx_offloads(uint16_t port, const struct app_port_req *req,
+		 const struct rte_eth_dev_info *info, struct rte_eth_conf *conf)
+{
+	struct app_port_state *ps = &app_port_state[port];
+
+	if (req->rx_cksum && (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)) {
+		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
 		ps->rx_cksum = true;
 	}
 	if (app_pools_rx_scatter(port)) {
 		ps->scatter = true;
-		if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
-			conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+		if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+			conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 		else
 			printf("port %u (%s): no Rx scatter offered; frames longer than one "
 			       "2K buffer depend on the driver\n", port, ps->name);
 	}
-	if (req->nb_rxq > 1 && info.flow_type_rss_offloads != 0) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = info.flow_type_rss_offloads &
+	if (req->nb_rxq > 1 && info->flow_type_rss_offloads != 0) {
+		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf->rx_adv_conf.rss_conf.rss_hf = info->flow_type_rss_offloads &
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP);
 	} else if (req->nb_rxq > 1) {
 		printf("port %u (%s): no RSS; each Rx queue gets what the driver puts there\n",
 		       port, ps->name);
 	}
+}
 
-	/* transmit offloads */
-	if (req->tx_chains && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) {
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+/* Step 3: transmit offloads. */
+static void
+port_tx_offloads(uint16_t port, const struct app_port_req *req,
+		 const struct rte_eth_dev_info *info, struct rte_eth_conf *conf)
+{
+	struct app_port_state *ps = &app_port_state[port];
+
+	if (req->tx_chains && (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) {
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 		ps->tx_multiseg = true;
 	}
 	if (req->tx_one_pool && !req->tx_chains && app_pools_nb_rx_pools() == 1 &&
-	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)) {
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	    (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)) {
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 		ps->fast_free = true;
 	}
-	ps->rx_offloads = conf.rxmode.offloads;
-	ps->tx_offloads = conf.txmode.offloads;
+}
 
-	rc = rte_eth_dev_configure(port, req->nb_rxq, req->nb_txq, &conf);
+/* Step 4: configure the device, then its queues (kept for a restart). */
+static int
+port_configure(uint16_t port, const struct app_port_req *req,
+	       const struct rte_eth_dev_info *info,
+	       const struct rte_eth_conf *conf)
+{
+	struct app_port_state *ps = &app_port_state[port];
+	uint16_t nb_rxd = req->nb_rxd, nb_txd = req->nb_txd;
+	int rc;
+
+	ps->rx_offloads = conf->rxmode.offloads;
+	ps->tx_offloads = conf->txmode.offloads;
+	rc = rte_eth_dev_configure(port, req->nb_rxq, req->nb_txq, conf);
 	if (rc != 0) {
 		fprintf(stderr, "error: port %u (%s): configure failed: %s\n", port,
 			ps->name, strerror(-rc));
@@ -199,17 +211,21 @@ app_port_setup(uint16_t port, const struct app_port_req *req)
 	if (req->need_ptype)
 		ps->sw_ptype = req->force_sw_ptype || !port_has_l3_ptypes(port);
 
-	rxconf = info.default_rxconf;
-	rxconf.offloads = conf.rxmode.offloads;
-	txconf = info.default_txconf;
-	txconf.offloads = conf.txmode.offloads;
 	ps->nb_rxd = nb_rxd;
 	ps->nb_txd = nb_txd;
-	ps->rxconf = rxconf;
-	ps->txconf = txconf;
-	rc = queues_setup(port, req->nb_rxq, req->nb_txq);
-	if (rc != 0)
-		return rc;
+	ps->rxconf = info->default_rxconf;
+	ps->rxconf.offloads = conf->rxmode.offloads;
+	ps->txconf = info->default_txconf;
+	ps->txconf.offloads = conf->txmode.offloads;
+	return queues_setup(port, req->nb_rxq, req->nb_txq);
+}
+
+/* Step 5: address, promiscuous mode, the port's state. */
+static void
+port_finish(uint16_t port, const struct app_port_req *req)
+{
+	struct app_port_state *ps = &app_port_state[port];
+	int rc;
 
 	rc = rte_eth_macaddr_get(port, &ps->mac);
 	if (rc != 0)
@@ -224,7 +240,37 @@ app_port_setup(uint16_t port, const struct app_port_req *req)
 	ps->nb_txq = req->nb_txq;
 	ps->enabled = true;
 	ps->open = true;
-	port_print(port, req, nb_rxd, nb_txd);
+	port_print(port, req, ps->nb_rxd, ps->nb_txd);
+}
+
+int
+app_port_setup(uint16_t port, const struct app_port_req *req)
+{
+	struct app_port_state *ps = &app_port_state[port];
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	int rc;
+
+	memset(ps, 0, sizeof(*ps));
+	memset(&conf, 0, sizeof(conf));
+	rc = rte_eth_dev_info_get(port, &info);
+	if (rc != 0) {
+		fprintf(stderr, "error: port %u: cannot get device info: %s\n", port,
+			strerror(-rc));
+		return rc;
+	}
+	rte_eth_dev_get_name_by_port(port, ps->name);
+	snprintf(ps->driver, sizeof(ps->driver), "%s", info.driver_name);
+
+	rc = port_limits(port, req, &info, &conf);
+	if (rc != 0)
+		return rc;
+	port_rx_offloads(port, req, &info, &conf);
+	port_tx_offloads(port, req, &info, &conf);
+	rc = port_configure(port, req, &info, &conf);
+	if (rc != 0)
+		return rc;
+	port_finish(port, req);
 	return 0;
 }
 

@@ -212,7 +212,6 @@ static void
 fanout_count(struct mbufx_zone_set *zs, const struct fanout_acc *a,
 	     unsigned int nalloc, unsigned int nind, int deep, int own)
 {
-	struct mbufx_zone_stats *st;
 	unsigned int lc = rte_lcore_id(), z;
 
 	if (unlikely(lc >= RTE_MAX_LCORE)) {
@@ -225,14 +224,155 @@ fanout_count(struct mbufx_zone_set *zs, const struct fanout_acc *a,
 		MBUFX_ZONE_STAT_ADD(zs, fanout_hdr_saved, own ? 1 : 0);
 		return;
 	}
-	st = &zs->stats[lc];
 	for (z = 0; z < MBUFX_ZONE_NUM; z++)
-		st->alloc[z] += a->alloc[z];
-	st->hdr_fallback += a->fallback;
-	st->fanout_hdr_alloc += nalloc;
-	st->fanout_indirect += nind;
-	st->fanout_deep += deep ? nalloc : 0;
-	st->fanout_hdr_saved += own ? 1 : 0;
+		MBUFX_ZONE_CTR(zs, lc, alloc[z]) += a->alloc[z];
+	MBUFX_ZONE_CTR(zs, lc, hdr_fallback) += a->fallback;
+	MBUFX_ZONE_CTR(zs, lc, fanout_hdr_alloc) += nalloc;
+	MBUFX_ZONE_CTR(zs, lc, fanout_indirect) += nind;
+	MBUFX_ZONE_CTR(zs, lc, fanout_deep) += deep ? nalloc : 0;
+	MBUFX_ZONE_CTR(zs, lc, fanout_hdr_saved) += own ? 1 : 0;
+}
+
+/* What one call decided: the split, the zones, the segments to share. */
+struct fanout_plan {
+	struct mbufx_zone_set *zs;
+	struct rte_mbuf *m;
+	struct rte_mbuf *first;		/* first segment to share */
+	uint32_t c;			/* split point */
+	uint32_t skip;			/* bytes of first not shared */
+	unsigned int k;			/* segments shared per copy */
+	enum mbufx_zone_id hz;		/* zone of the header mbufs */
+	enum mbufx_zone_id cz;		/* zone of the indirect mbufs */
+	struct fanout_acc a;
+};
+
+/* Indirect mbufs in hand for the copies of a chunk: v[nh + used] is next. */
+struct fanout_refill {
+	unsigned int used;
+	unsigned int avail;
+	unsigned int need;		/* still to take, k > FANOUT_BULK - 1 */
+};
+
+/* Step 1: the split point and the zones of the header and indirect mbufs. */
+static inline int
+fanout_split(struct fanout_plan *p, uint16_t hdr_len)
+{
+	const struct rte_mbuf *m = p->m;
+	enum mbufx_zone_id hz2;
+	uint32_t c;
+
+	if (mbufx_hdr_pool(p->zs, hdr_len, &p->hz) == NULL)
+		return -EINVAL;
+	c = split_point(m, hdr_len);
+	if (c != hdr_len &&
+	    (mbufx_hdr_pool(p->zs, c, &hz2) == NULL || hz2 != p->hz)) {
+		/* the documented deep copy of a short packet takes the
+		 * bigger buffer; a mere extension to a segment end does not */
+		if (c == m->pkt_len && m->pkt_len - hdr_len <=
+		    MBUFX_FANOUT_COPY_MAX &&
+		    mbufx_hdr_pool(p->zs, c, &hz2) != NULL)
+			p->hz = hz2;
+		else
+			c = hdr_len;
+	}
+	p->c = c;
+	p->cz = MBUFX_ZONE_PKT;
+	mbufx_hdr_pool(p->zs, 0, &p->cz);
+	return 0;
+}
+
+/*
+ * Step 2: the last copy (m itself, m behind a header of its own, or no
+ * copy of m) and the segments the copies share. *nalloc is the number of
+ * copies built from header mbufs; *hl the header in front of m, if any.
+ */
+static inline int
+fanout_last_copy(struct fanout_plan *p, uint16_t hdr_len, unsigned int n,
+		 unsigned int *nalloc, int *own, struct rte_mbuf **hl)
+{
+	struct rte_mbuf *m = p->m;
+
+	*own = mbufx_seg_writable(m) && m->data_len >= hdr_len;
+	*nalloc = *own ? n - 1 : n;
+	if (share_plan(m, p->c, *nalloc, &p->first, &p->skip, &p->k) < 0)
+		return -EOVERFLOW;
+	if (!(*own && *nalloc != 0 && p->k != 0 && p->first == m))
+		return 0;
+	/* the copies read m's first segment: m goes behind a header of its
+	 * own (see above), or into no copy at all when its chain has no room
+	 * for one more segment */
+	*own = 0;
+	if (m->nb_segs < RTE_MBUF_MAX_NB_SEGS)
+		return take(p->zs, p->hz, hl, 1, &p->a);
+	*nalloc = n;
+	if (share_plan(m, p->c, *nalloc, &p->first, &p->skip, &p->k) < 0)
+		return -EOVERFLOW;
+	return 0;
+}
+
+/* Step 3a: the mbufs of a chunk of nh copies, headers first (one chunk
+ * holds every mbuf of its copies: 1 + k <= FANOUT_BULK). */
+static inline int
+fanout_chunk_take(struct fanout_plan *p, struct rte_mbuf **v, unsigned int nh)
+{
+	if (p->hz == p->cz)
+		return take(p->zs, p->hz, v, nh * (1 + p->k), &p->a);
+	if (take(p->zs, p->hz, v, nh, &p->a) < 0)
+		return -ENOMEM;
+	if (p->k != 0 && take(p->zs, p->cz, &v[nh], nh * p->k, &p->a) < 0) {
+		rte_pktmbuf_free_bulk(v, nh);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Step 3b: copy h = v[j] of a chunk of nh: its header, then the k shared
+ * segments, refilling the indirect mbufs as used (nh == 1 then). */
+static inline int
+fanout_copy_build(struct fanout_plan *p, struct rte_mbuf **v, unsigned int nh,
+		  unsigned int j, struct fanout_refill *r)
+{
+	struct rte_mbuf *h = v[j], *tail = h, *s = p->first;
+	unsigned int t;
+
+	header_init(h, p->m, p->c, p->k);
+	for (t = 0; t < p->k; t++, s = s->next) {
+		if (r->used == r->avail) {
+			r->avail = RTE_MIN(r->need,
+					   (unsigned int)FANOUT_BULK - 1);
+			r->used = 0;
+			/* nh == 1: nothing else held */
+			if (take(p->zs, p->cz, &v[1], r->avail, &p->a) < 0)
+				return -ENOMEM;
+			r->need -= r->avail;
+		}
+		while (s->data_len == 0)
+			s = s->next;
+		share_one(tail, v[nh + r->used], s, t == 0 ? p->skip : 0);
+		tail = v[nh + r->used++];
+	}
+	return 0;
+}
+
+/* Step 4: the last copy, once every other copy is built. */
+static inline void
+fanout_finish(struct fanout_plan *p, struct rte_mbuf **copies, unsigned int n,
+	      int own, struct rte_mbuf *hl)
+{
+	struct rte_mbuf *m = p->m;
+
+	if (own) {
+		copies[n - 1] = m;
+	} else if (hl != NULL) {
+		header_init(hl, m, p->c, 0);
+		hl->nb_segs = (uint16_t)(m->nb_segs + 1);
+		hl->next = m;
+		m->data_off += (uint16_t)p->c;
+		m->data_len -= (uint16_t)p->c;
+		copies[n - 1] = hl;
+	} else {
+		rte_pktmbuf_free(m);
+	}
 }
 
 int
@@ -240,118 +380,49 @@ mbufx_fanout(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint16_t hdr_len,
 	     struct rte_mbuf **copies, unsigned int n)
 {
 	struct rte_mbuf *v[FANOUT_BULK];
-	struct rte_mbuf *first, *s, *tail, *h, *hl = NULL;
-	struct fanout_acc a = { { 0 }, 0 };
-	enum mbufx_zone_id hz, cz = MBUFX_ZONE_PKT, hz2;
-	unsigned int i, j, t, k, nalloc, per, nh, used, avail, need, built = 0;
-	uint32_t c, skip;
-	int own, deep;
+	struct fanout_plan p = { .zs = zs, .m = m };
+	struct fanout_refill r;
+	struct rte_mbuf *hl = NULL;
+	unsigned int i, j, nalloc, per, nh, built = 0;
+	int own, ret;
 
 	if (zs == NULL || m == NULL || copies == NULL || n == 0 ||
 	    hdr_len > m->pkt_len)
 		return -EINVAL;
 	MBUFX_DEBUG_HEAD(m);
-	if (mbufx_hdr_pool(zs, hdr_len, &hz) == NULL)
+	if (fanout_split(&p, hdr_len) < 0)
 		return -EINVAL;
-	c = split_point(m, hdr_len);
-	if (c != hdr_len && (mbufx_hdr_pool(zs, c, &hz2) == NULL || hz2 != hz)) {
-		/* the documented deep copy of a short packet takes the
-		 * bigger buffer; a mere extension to a segment end does not */
-		if (c == m->pkt_len && m->pkt_len - hdr_len <=
-		    MBUFX_FANOUT_COPY_MAX && mbufx_hdr_pool(zs, c, &hz2) != NULL)
-			hz = hz2;
-		else
-			c = hdr_len;
-	}
-	deep = c == m->pkt_len;
-	mbufx_hdr_pool(zs, 0, &cz);
-
-	own = mbufx_seg_writable(m) && m->data_len >= hdr_len;
-	nalloc = own ? n - 1 : n;
-	if (share_plan(m, c, nalloc, &first, &skip, &k) < 0)
-		return -EOVERFLOW;
-	if (own && nalloc != 0 && k != 0 && first == m) {
-		/* the copies read m's first segment: m goes behind a header
-		 * of its own (see above), or into no copy at all when its
-		 * chain has no room for one more segment */
-		own = 0;
-		if (m->nb_segs < RTE_MBUF_MAX_NB_SEGS) {
-			if (take(zs, hz, &hl, 1, &a) < 0)
-				return -ENOMEM;
-		} else {
-			nalloc = n;
-			if (share_plan(m, c, nalloc, &first, &skip, &k) < 0)
-				return -EOVERFLOW;
-		}
-	}
+	ret = fanout_last_copy(&p, hdr_len, n, &nalloc, &own, &hl);
+	if (ret < 0)
+		return ret;
 
 	/* Chunks of nh copies: headers v[0..nh), their k indirect mbufs
 	 * each from v[nh] on, refilled (k > FANOUT_BULK - 1 only) as used. */
-	per = 1 + k;
+	per = 1 + p.k;
 	for (i = 0; i < nalloc; i += nh) {
 		if (per <= FANOUT_BULK) {
 			/* the common case, one chunk, needs no division */
 			nh = nalloc - i;
 			if (unlikely(nh * per > FANOUT_BULK))
 				nh = FANOUT_BULK / per;
-			if (hz == cz) {
-				if (take(zs, hz, v, nh * per, &a) < 0)
-					goto unwind;
-			} else {
-				if (take(zs, hz, v, nh, &a) < 0)
-					goto unwind;
-				if (k != 0 && take(zs, cz, &v[nh], nh * k, &a) < 0) {
-					rte_pktmbuf_free_bulk(v, nh);
-					goto unwind;
-				}
-			}
-			avail = nh * k;
-			need = 0;
+			if (fanout_chunk_take(&p, v, nh) < 0)
+				goto unwind;
+			r = (struct fanout_refill){ 0, nh * p.k, 0 };
 		} else {
 			nh = 1;
-			if (take(zs, hz, v, 1, &a) < 0)
+			if (take(zs, p.hz, v, 1, &p.a) < 0)
 				goto unwind;
-			avail = 0;
-			need = k;
+			r = (struct fanout_refill){ 0, 0, p.k };
 		}
-		used = 0;
 		for (j = 0; j < nh; j++) {
-			h = v[j];
-			header_init(h, m, c, k);
-			copies[built++] = h;
-			tail = h;
-			s = first;
-			for (t = 0; t < k; t++, s = s->next) {
-				if (used == avail) {
-					avail = RTE_MIN(need,
-						(unsigned int)FANOUT_BULK - 1);
-					used = 0;
-					if (take(zs, cz, &v[1], avail, &a) < 0) {
-						/* nh == 1: nothing else held */
-						goto unwind;
-					}
-					need -= avail;
-				}
-				while (s->data_len == 0)
-					s = s->next;
-				share_one(tail, v[nh + used], s, t == 0 ? skip : 0);
-				tail = v[nh + used++];
-			}
+			copies[built++] = v[j];
+			if (fanout_copy_build(&p, v, nh, j, &r) < 0)
+				goto unwind;
 		}
 	}
-	fanout_count(zs, &a, nalloc + (hl != NULL), nalloc * k, deep, own);
-	if (own) {
-		copies[n - 1] = m;
-	} else if (hl != NULL) {
-		header_init(hl, m, c, 0);
-		hl->nb_segs = (uint16_t)(m->nb_segs + 1);
-		hl->next = m;
-		m->data_off += (uint16_t)c;
-		m->data_len -= (uint16_t)c;
-		copies[n - 1] = hl;
-	} else {
-		rte_pktmbuf_free(m);
-	}
+	fanout_count(zs, &p.a, nalloc + (hl != NULL), nalloc * p.k,
+		     p.c == m->pkt_len, own);
+	fanout_finish(&p, copies, n, own, hl);
 	return (int)n;
 
 unwind:

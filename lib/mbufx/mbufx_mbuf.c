@@ -245,72 +245,59 @@ inplace_offset(const struct rte_mbuf *m, uint32_t len, uint16_t front)
 }
 
 /*
- * The first len bytes contiguous in the first segment, writable when
- * want_writable, and at least front bytes of writable leading space in
- * front of them (front != 0 implies want_writable).
+ * Pullup in place: m's whole buffer is the caller's and holds keep + front
+ * bytes. The bytes behind m's data come from the following segments, which
+ * lose them (a shared one through a replacement).
  */
 static void *
-pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
-	      int want_writable, uint16_t front)
+pullup_inplace(struct mbufx_zone_set *zs, struct rte_mbuf *m, uint32_t keep,
+	       uint16_t front)
 {
-	struct rte_mbuf *m, *h, *part, *r, *rest;
-	unsigned int nfull;
-	enum mbufx_zone_id zid, pref;
-	uint32_t rem, need, keep;
+	uint32_t need = keep - m->data_len, rem = 0;
+	struct rte_mbuf *part = NULL, *r;
+	unsigned int nfull = 0;
 	uint16_t off;
-	int w, nrep;
+	int nrep;
 
-	if (zs == NULL || mp == NULL || *mp == NULL || len > (*mp)->pkt_len) {
-		rte_errno = EINVAL;
+	if (need != 0)
+		consume_plan(m->next, need, &nfull, &part, &rem);
+	nrep = replacement_get(zs, part, &r);
+	if (nrep < 0) {
+		rte_errno = ENOMEM;
 		return NULL;
 	}
-	m = *mp;
-	MBUFX_DEBUG_HEAD(m);
-	w = mbufx_seg_writable(m);
-	if (m->data_len >= len) {
-		if (!want_writable) {
-			MBUFX_ZONE_STAT_ADD(zs, pullup_noop, 1);
-			return rte_pktmbuf_mtod(m, void *);
-		}
-		if (w && m->data_off >= front) {
-			MBUFX_ZONE_STAT_ADD(zs, pullup_noop, 1);
-			return rte_pktmbuf_mtod(m, void *);
-		}
+	off = inplace_offset(m, keep, front);
+	if (off != m->data_off) {
+		memmove((uint8_t *)m->buf_addr + off,
+			rte_pktmbuf_mtod(m, void *), m->data_len);
+		m->data_off = off;
 	}
+	mbufx_copy_front(rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len),
+			 m->next, need);
+	m->next = consume_apply(m->next, nfull, part, rem, r);
+	m->data_len = (uint16_t)keep;
+	m->nb_segs -= nfull;
+	if (nrep == 0)
+		MBUFX_ZONE_STAT_ADD(zs, pullup_inplace, 1);
+	else
+		MBUFX_ZONE_STAT_ADD(zs, pullup_alloc, 1);
+	return rte_pktmbuf_mtod(m, void *);
+}
 
-	keep = RTE_MAX(len, (uint32_t)m->data_len);
-	if (w && m->buf_len >= keep + front) {
-		/* In place: m's whole buffer is ours. */
-		need = keep - m->data_len;
-		nfull = 0;
-		part = NULL;
-		rem = 0;
-		if (need != 0)
-			consume_plan(m->next, need, &nfull, &part, &rem);
-		nrep = replacement_get(zs, part, &r);
-		if (nrep < 0) {
-			rte_errno = ENOMEM;
-			return NULL;
-		}
-		off = inplace_offset(m, keep, front);
-		if (off != m->data_off) {
-			memmove((uint8_t *)m->buf_addr + off,
-				rte_pktmbuf_mtod(m, void *), m->data_len);
-			m->data_off = off;
-		}
-		mbufx_copy_front(rte_pktmbuf_mtod_offset(m, uint8_t *, m->data_len),
-				 m->next, need);
-		m->next = consume_apply(m->next, nfull, part, rem, r);
-		m->data_len = (uint16_t)keep;
-		m->nb_segs -= nfull;
-		if (nrep == 0)
-			MBUFX_ZONE_STAT_ADD(zs, pullup_inplace, 1);
-		else
-			MBUFX_ZONE_STAT_ADD(zs, pullup_alloc, 1);
-		return rte_pktmbuf_mtod(m, void *);
-	}
+/*
+ * Pullup into a fresh first segment h holding the first len bytes (front
+ * bytes of leading space before them); the chain loses those bytes behind
+ * h, a shared segment through a replacement.
+ */
+static void *
+pullup_fresh(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
+	     uint16_t front)
+{
+	struct rte_mbuf *m = *mp, *h, *part, *r, *rest;
+	enum mbufx_zone_id zid, pref;
+	unsigned int nfull;
+	uint32_t rem;
 
-	/* A fresh first segment. */
 	if (mbufx_hdr_pool(zs, len + front, &zid) == NULL) {
 		rte_errno = ENOSPC;
 		return NULL;
@@ -349,6 +336,38 @@ pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
 	*mp = h;
 	MBUFX_ZONE_STAT_ADD(zs, pullup_alloc, 1);
 	return rte_pktmbuf_mtod(h, void *);
+}
+
+/*
+ * The first len bytes contiguous in the first segment, writable when
+ * want_writable, and at least front bytes of writable leading space in
+ * front of them (front != 0 implies want_writable): nothing to do, in
+ * place, or a fresh first segment, in that order of preference.
+ */
+static void *
+pullup_common(struct mbufx_zone_set *zs, struct rte_mbuf **mp, uint32_t len,
+	      int want_writable, uint16_t front)
+{
+	struct rte_mbuf *m;
+	uint32_t keep;
+	int w;
+
+	if (zs == NULL || mp == NULL || *mp == NULL || len > (*mp)->pkt_len) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	m = *mp;
+	MBUFX_DEBUG_HEAD(m);
+	w = mbufx_seg_writable(m);
+	if (m->data_len >= len &&
+	    (!want_writable || (w && m->data_off >= front))) {
+		MBUFX_ZONE_STAT_ADD(zs, pullup_noop, 1);
+		return rte_pktmbuf_mtod(m, void *);
+	}
+	keep = RTE_MAX(len, (uint32_t)m->data_len);
+	if (w && m->buf_len >= keep + front)
+		return pullup_inplace(zs, m, keep, front);
+	return pullup_fresh(zs, mp, len, front);
 }
 
 void *

@@ -9,72 +9,15 @@
  * @file
  * mbufx writability predicates, prepend, pullup and fan-out.
  *
- * DPDK's rte_pktmbuf_prepend() checks headroom only: on a clone it writes
- * into a buffer other packets read, and on an external buffer shared by
- * several mbufs likewise. The predicates below say when a segment's bytes
- * may be written, in the spirit of FreeBSD's M_WRITABLE / M_LEADINGSPACE:
- *
- * @verbatim
- *   segment kind                         writable when
- *   ----------------------------------   ------------------------------------
- *   direct                               refcnt(seg) == 1
- *   indirect (rte_pktmbuf_clone/attach)  refcnt(seg) == 1 and
- *                                        refcnt(rte_mbuf_from_indirect(seg))
- *                                        == 1 (the owner of the data)
- *   external buffer (attach_extbuf)      refcnt(seg) == 1 and
- *                                        shinfo->refcnt == 1
- *   pinned external (pinned-extbuf pool) same as external
- * @endverbatim
- *
- * A segment whose own refcnt is above 1 is shared as a structure (several
- * chains point at it, rte_pktmbuf_refcnt_update()): neither its bytes nor
- * its fields may be changed. mbufx never modifies such a segment; when an
- * operation has to shorten it, it puts an indirect mbuf in its place.
- *
- * This table is the only rule: the library writes a byte or a field only
- * where it says so, for every packet, whatever made it (mbufx_fanout()
- * included) and whatever references were taken or dropped before, in any
- * order and on any thread. It reads nothing but DPDK's own reference
- * counts, so there is nothing to call before rte_pktmbuf_clone(),
- * rte_pktmbuf_attach() or rte_pktmbuf_refcnt_update().
- *
- * mbufx_prepend(), mbufx_pullup() and mbufx_fanout() write only where these
- * rules allow and leave the packet exactly as it was when they fail. The
- * mbufs they add come from the smallest zone whose buffer fits: the header
- * zone (256-byte rooms by default) for headers up to its size and for every
- * indirect mbuf, else the packet zone, else the jumbo zone. When that zone
- * is empty they take the next larger one (counted as hdr_fallback in
- * struct mbufx_zone_stats) and fail with ENOMEM only when all are.
- *
- * The head may change. Every call that takes `struct rte_mbuf **m` may put
- * a new first segment in front and writes it back through m; a copy of the
- * old pointer kept elsewhere (a burst array, a queue) then names the second
- * segment, and sending it sends the packet without its new header. Use the
- * pointer written back. The calls are declared __rte_warn_unused_result,
- * and a build with -Ddebug_checks=true (or -Dsanitize=true) marks demoted
- * heads it owns alone and aborts with a message when one is passed back.
- * (The mark is nb_segs = 0, a field DPDK reads in first segments only; code
- * that unchains such a segment to make it a head again sets nb_segs, as
- * DPDK requires of any head.)
- *
- * Metadata of a packet lives in its first segment. When an operation puts a
- * new first segment in front, it moves all of it there: port, ol_flags
- * (except the per-segment RTE_MBUF_F_INDIRECT / RTE_MBUF_F_EXTERNAL bits),
- * packet_type, hash, vlan_tci, vlan_tci_outer, tx_offload, timesync, the
- * dynamic fields and the application private area (min of both sizes).
- *
- * Header mbufs the library allocates keep their bytes at the end of the
- * buffer, so that all their free space is leading space for later prepends
- * (pullup, unshare_hdr and fan-out start them at an even offset, one byte
- * before the end when the length is odd, so that headers stay 2-byte
- * aligned as rte_ether_hdr requires).
- *
- * Thread safety: the calls operate on packets owned by the caller; several
- * lcores may work on different packets that share data (clones) at the same
- * time, since shared bytes are never written. Each thread must hold its own
- * reference (its own clone or copy, or one taken with
- * rte_pktmbuf_refcnt_update() before the hand-over): DPDK updates a refcnt
- * of 1 without an atomic operation, taking it to mean "sole user".
+ * A segment's bytes are written only where mbufx_seg_writable() allows: the
+ * caller holds the only reference to the segment and to its data (DPDK's
+ * reference counts, nothing else). The calls that take
+ * `struct rte_mbuf **m` may put a new first segment in front, moving the
+ * packet's metadata into it, and write it back through m: use the pointer
+ * written back. They leave the packet as it was when they fail; the mbufs
+ * they add come from the smallest zone whose buffer fits, then from larger
+ * ones. The rules, the zones each call draws from, porting notes and thread
+ * safety: doc/guides/prog_guide/mbufx_lib.rst.
  */
 
 #include <stdint.h>
@@ -111,7 +54,8 @@ mbufx_seg_owner(const struct rte_mbuf *seg)
  *   Any segment of a packet (not only the first).
  * @return
  *   1 when the caller holds the only reference to both the segment and
- *   its data buffer (see the table in the file comment), 0 otherwise.
+ *   its data buffer (its refcnt, and the owner's or the external buffer's
+ *   refcnt, are 1), 0 otherwise.
  */
 static inline int
 mbufx_seg_writable(const struct rte_mbuf *seg)
@@ -175,22 +119,11 @@ mbufx_trailing_space(const struct rte_mbuf *seg)
  * Make room for len bytes in front of a packet (the M_PREPEND of mbufx).
  *
  * In place (no allocation) when mbufx_leading_space() of the first segment
- * is at least len. Otherwise a header mbuf is chained in front
- * (its bytes at the end of its buffer, so later prepends go in place) and
- * the packet metadata is moved to it; the old first segment is not
- * modified at all. The new bytes are uninitialised.
- *
- * A chained header holds only the len new bytes: the packet's own headers
- * stay in the second segment. Code that edits the bytes after the new ones
- * (rte_vlan_insert()-style moves of the MAC addresses) and transmit paths
- * that need every header in the first segment (the rte_eth_tx_prepare() of
- * Intel and many other PMDs fails with ENOTSUP for checksum and TSO
- * offloads otherwise, and then writes the pseudo-header checksum into
- * those headers) call mbufx_prepend_contig() instead.
- *
- * The header mbuf comes from the header zone when len fits its buffer, else
- * from the packet or jumbo zone; from the next larger zone when that one is
- * empty.
+ * is at least len. Otherwise a header mbuf holding only the len new bytes
+ * is chained in front and takes the packet metadata; the old first segment
+ * is not modified. The new bytes are uninitialised. Code that needs the new
+ * bytes and the packet's headers in one segment (VLAN insertion, checksum
+ * and TSO offloads) calls mbufx_prepend_contig().
  *
  * @param zs
  *   Zone set providing header mbufs.
@@ -220,12 +153,10 @@ void *mbufx_prepend(struct mbufx_zone_set *zs, struct rte_mbuf **m,
  * style code and checksum/TSO offloads (contig = l2_len + l3_len + l4_len
  * after the prepend) need.
  *
- * In place when the first segment is writable with len bytes of leading
- * space and contig - len bytes of data; in place after moving data within its
- * buffer when that is writable and big enough (pulling bytes up from the
- * next segments, as mbufx_pullup()); otherwise a fresh first segment from
- * the smallest zone holding contig bytes takes a copy of the contig - len
- * bytes, the metadata, and the len new bytes in front.
+ * In place when the first segment is writable and its buffer big enough
+ * (data moved within it, bytes pulled up from the next segments);
+ * otherwise a fresh first segment takes a copy of the contig - len bytes,
+ * the metadata, and the len new bytes in front.
  *
  * @param zs
  *   Zone set providing fresh segments.
@@ -254,10 +185,9 @@ void *mbufx_prepend_contig(struct mbufx_zone_set *zs, struct rte_mbuf **m,
 /**
  * Insert an 802.1Q tag carrying m->vlan_tci after the MAC addresses: what
  * rte_vlan_insert() does (same bytes, same ol_flags and l2_len /
- * outer_l2_len updates), on any packet. rte_vlan_insert() refuses a clone,
- * a head with clones attached and a packet without headroom; this call writes in place where the bytes are
- * private and copies the 12 address bytes into a fresh first segment
- * otherwise (mbufx_prepend_contig(zs, m, 4, 16)).
+ * outer_l2_len updates), on any packet, also where rte_vlan_insert()
+ * refuses (a clone, a head with clones attached, no headroom): it is
+ * mbufx_prepend_contig(zs, m, 4, 16) and a move of the 12 address bytes.
  *
  * @param zs
  *   Zone set providing fresh segments.
@@ -275,23 +205,13 @@ int mbufx_vlan_insert(struct mbufx_zone_set *zs, struct rte_mbuf **m);
  * Make the first len bytes of a packet contiguous in its first segment
  * (the m_pullup of mbufx).
  *
- * - Already contiguous (data_len >= len): nothing changes.
- * - First segment writable and its leading plus data plus trailing space
- *   holds len: no allocation. The data moves towards the front of the
- *   buffer only as far as needed, the missing bytes are copied in from the
- *   following segments, segments emptied on the way are freed.
- * - Otherwise the first len bytes are copied into a fresh segment (header
- *   zone when they fit, else packet or jumbo zone) that becomes the first
- *   one, taking the metadata.
+ * Nothing changes when the bytes are already contiguous; in place when the
+ * first segment is writable and its buffer holds len bytes; otherwise the
+ * first len bytes are copied into a fresh first segment that takes the
+ * metadata. Bytes of shared segments are never written.
  *
- * Bytes of shared segments are never written: only the fields of the
- * caller's own segments are adjusted, and a shared segment structure that
- * must be shortened is replaced by an indirect mbuf.
- *
- * The result is contiguous, NOT necessarily writable: when nothing had to
- * change, the pointer may point into a segment other packets read (a
- * clone's). To write the bytes (FreeBSD code after m_pullup(), Linux code
- * after pskb_may_pull() does), call mbufx_unshare_hdr() instead.
+ * The result is contiguous, NOT necessarily writable (it may point into a
+ * clone's buffer): to write the bytes, call mbufx_unshare_hdr().
  *
  * @param zs
  *   Zone set providing fresh segments.
@@ -369,47 +289,15 @@ int mbufx_append_data(struct rte_mbuf *m, const void *src, uint32_t len);
 /**
  * Make n copies of a packet for multicast or mirroring, sharing the payload.
  *
- * Copy i (i < n - 1) is a header mbuf holding a private copy of the first
- * hdr_len bytes with all its free space as leading space, followed by
- * indirect mbufs sharing the rest of the packet. Payload bytes that sit in
- * the same segment as the header and number at most MBUFX_FANOUT_COPY_MAX
- * are copied into the header mbuf instead of shared when they fit the same
- * zone's buffer.
- *
- * A packet with at most MBUFX_FANOUT_COPY_MAX bytes after hdr_len is
- * deep-copied: one mbuf per copy holding the whole packet, nothing shared
- * (the mbuf comes from the smallest zone whose buffer holds the packet).
- *
- * Zones: header mbufs come from the smallest zone whose buffer holds their
- * bytes (the header zone for up to 256 bytes with the default rooms, else
- * the packet zone, else the jumbo zone), indirect mbufs from the header
- * zone; from the next larger zone when that one is empty (counted as
- * hdr_fallback).
- *
- * When the first segment of m is writable, holds the first hdr_len bytes
- * and no other copy needs to read it (a deep copy, or a split point at its
- * end), m itself serves as the last copy: n - 1 header allocations instead
- * of n. When the other copies do read it, m's first segment is never a
- * copy's first segment: the last copy is a header mbuf followed by m
- * itself (its data starting after the copied bytes) and the rest of m's
- * chain, n - 1 copies' worth of indirect mbufs instead of n. Otherwise
- * every copy gets a header mbuf and m is released (its buffer lives on as
- * long as copies share it). So in every copy the first segment is
- * writable by the rule of the file comment (refcnt 1, its own buffer),
- * holds the first hdr_len bytes, and has its headroom as
- * mbufx_leading_space(): prepends and rewrites of those bytes go in place
- * until a reference is taken on that copy, after which it is shared like
- * any other packet.
- *
- * Every copy carries m's metadata. Allocations are counted in the zone
- * set's fan-out counters. No heap memory is used: the copies are built in
- * chunks of 64 mbufs from the stack, whatever n is.
- *
- * hdr_len should cover every byte the transmit path writes: for checksum
- * or TSO offloads that is l2_len + l3_len + l4_len, since the
- * rte_eth_tx_prepare() of Intel and many other PMDs writes the
- * pseudo-header checksum into the L4 header and wants the headers in the
- * first segment.
+ * Each copy's first segment is writable (refcnt 1, its own buffer), holds
+ * a private copy of the first hdr_len bytes with its free space as leading
+ * space, and carries m's metadata; the rest of the packet is shared
+ * through indirect mbufs (packets with at most MBUFX_FANOUT_COPY_MAX bytes
+ * after hdr_len are copied whole). m itself, or m behind a header of its
+ * own, serves as the last copy where that is safe. hdr_len should cover
+ * every byte the transmit path writes (l2_len + l3_len + l4_len with
+ * checksum or TSO offloads). The layouts, zones and counters: the
+ * programmer's guide, Fan-out.
  *
  * @param zs
  *   Zone set providing header and indirect mbufs.

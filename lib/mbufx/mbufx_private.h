@@ -24,6 +24,26 @@ extern int mbufx_logtype;
 #define MBUFX_ZS_MZ_PREFIX "MBUFX_ZS_"
 
 /*
+ * A zone set as the library keeps it in its memzone: the public part (what
+ * the inlines read, mbufx_zone.h) first, then what only the library reads.
+ */
+struct mbufx_zone_set_priv {
+	struct mbufx_zone_set pub;
+	int socket_id;				/* socket the pools live on */
+	char name[MBUFX_ZONE_SET_NAMESIZE];	/* zone-set name */
+	/* resolved parameters; params.ops_name points to ops_name below */
+	struct mbufx_zone_params params;
+	char ops_name[RTE_MEMPOOL_OPS_NAMESIZE]; /* mempool ops of the pools */
+};
+
+static inline struct mbufx_zone_set_priv *
+mbufx_zs_priv(const struct mbufx_zone_set *zs)
+{
+	return container_of((struct mbufx_zone_set *)(uintptr_t)zs,
+			    struct mbufx_zone_set_priv, pub);
+}
+
+/*
  * Counter sets of the library (the zone sets' here, late attach's in
  * mbufx_rx.c) are a struct plus a table of struct mbufx_stat_field
  * (mbufx_stats.h); these print and serve any of them from its table.
@@ -63,7 +83,7 @@ mbufx_hdr_pool(const struct mbufx_zone_set *zs, uint32_t need,
 	for (z = MBUFX_ZONE_HDR; z < MBUFX_ZONE_NUM; z++) {
 		if (zs->pool[z] == NULL)
 			continue;
-		if (need <= zs->params.data_room[z]) {
+		if (need <= zs->room[z] + RTE_PKTMBUF_HEADROOM) {
 			*zid = (enum mbufx_zone_id)z;
 			return zs->pool[z];
 		}

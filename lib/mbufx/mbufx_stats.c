@@ -74,7 +74,7 @@ lcore_sum(const struct mbufx_zone_set *zs, struct mbufx_zone_stats *st)
 	unsigned int l, i;
 
 	for (l = 0; l <= RTE_MAX_LCORE; l++) {
-		s = (const uint64_t *)&zs->stats[l];
+		s = zs->ctrs[l].v;
 		for (i = 0; i < MBUFX_ZONE_NB_LCORE_CTRS; i++)
 			d[i] += __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 	}
@@ -93,7 +93,8 @@ mbufx_zone_set_stats(const struct mbufx_zone_set *zs,
 	memset(st, 0, sizeof(*st));
 	for (z = 0; z < MBUFX_ZONE_NUM; z++)
 		if (zs->pool[z] != NULL &&
-		    mbufx_pool_ops_check(zs->pool[z], zs->ops_name) != 0)
+		    mbufx_pool_ops_check(zs->pool[z],
+					 mbufx_zs_priv(zs)->ops_name) != 0)
 			return -EXDEV;
 	lcore_sum(zs, st);
 	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
@@ -102,7 +103,7 @@ mbufx_zone_set_stats(const struct mbufx_zone_set *zs,
 		st->size[z] = zs->pool[z]->size;
 		st->avail[z] = rte_mempool_avail_count(zs->pool[z]);
 		st->in_use[z] = st->size[z] - st->avail[z];
-		st->data_room[z] = zs->params.data_room[z];
+		st->data_room[z] = mbufx_zs_priv(zs)->params.data_room[z];
 		n = mbufx_rx_stats_sum(zs->pool[z], &rs);
 		if (n > 0) {
 			st->rx_refilled[z] = rs.refilled;
@@ -122,8 +123,7 @@ mbufx_zone_set_stats_reset(struct mbufx_zone_set *zs)
 	if (zs == NULL)
 		return -EINVAL;
 	for (l = 0; l <= RTE_MAX_LCORE; l++)
-		memset(&zs->stats[l], 0,
-		       MBUFX_ZONE_NB_LCORE_CTRS * sizeof(uint64_t));
+		memset(&zs->ctrs[l], 0, sizeof(zs->ctrs[l]));
 	return 0;
 }
 
@@ -166,8 +166,9 @@ dump_one(const struct mbufx_zone_set *zs, void *arg)
 	uint64_t obj, kb_use = 0, kb_all = 0;
 	unsigned int z;
 
-	fprintf(f, "mbufx zone set \"%s\" on socket %d, ops %s\n", zs->name,
-		zs->socket_id, zs->params.ops_name);
+	fprintf(f, "mbufx zone set \"%s\" on socket %d, ops %s\n",
+		mbufx_zs_priv(zs)->name, mbufx_zs_priv(zs)->socket_id,
+		mbufx_zs_priv(zs)->ops_name);
 	if (mbufx_zone_set_stats(zs, &st) != 0) {
 		fprintf(f, "  not usable in this process: its mempool ops "
 			"numbering differs from the primary's (see the log)\n");
@@ -234,7 +235,7 @@ mbufx_stats_json(FILE *f, const void *st,
 static void
 tel_list_one(const struct mbufx_zone_set *zs, void *arg)
 {
-	rte_tel_data_add_array_string(arg, zs->name);
+	rte_tel_data_add_array_string(arg, mbufx_zs_priv(zs)->name);
 }
 
 static int
@@ -280,9 +281,9 @@ tel_zone_one(const struct mbufx_zone_set *zs, void *arg)
 	unsigned int z;
 
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "name", zs->name);
-	rte_tel_data_add_dict_int(d, "socket", zs->socket_id);
-	rte_tel_data_add_dict_string(d, "ops", zs->params.ops_name);
+	rte_tel_data_add_dict_string(d, "name", mbufx_zs_priv(zs)->name);
+	rte_tel_data_add_dict_int(d, "socket", mbufx_zs_priv(zs)->socket_id);
+	rte_tel_data_add_dict_string(d, "ops", mbufx_zs_priv(zs)->ops_name);
 	if (mbufx_zone_set_stats(zs, &st) != 0) {
 		rte_tel_data_add_dict_string(d, "error", "mempool ops numbering "
 			"differs from the primary's: see the log");

@@ -235,7 +235,8 @@ zone_set_ops_check(const struct mbufx_zone_set *zs)
 
 	for (z = 0; z < MBUFX_ZONE_NUM; z++)
 		if (zs->pool[z] != NULL &&
-		    mbufx_pool_ops_check(zs->pool[z], zs->ops_name) != 0)
+		    mbufx_pool_ops_check(zs->pool[z],
+					 mbufx_zs_priv(zs)->ops_name) != 0)
 			return -EXDEV;
 	return 0;
 }
@@ -261,18 +262,93 @@ pools_free(struct mbufx_zone_set *zs)
 	}
 }
 
+/* A zone-set name: 0, -EINVAL or -ENAMETOOLONG. */
+static int
+zone_set_name_check(const char *name)
+{
+	if (name == NULL || name[0] == '\0')
+		return -EINVAL;
+	if (strnlen(name, MBUFX_ZONE_SET_NAMESIZE) >= MBUFX_ZONE_SET_NAMESIZE)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * The zone set's memzone, its name, socket and parameters filled in; NULL
+ * with rte_errno set (EEXIST: the name is taken). Under zone_set_lock.
+ */
+static struct mbufx_zone_set_priv *
+zone_set_reserve(const char *name, int socket_id,
+		 const struct mbufx_zone_params *p,
+		 const struct rte_memzone **mzp)
+{
+	char mzname[RTE_MEMZONE_NAMESIZE];
+	const struct rte_memzone *mz;
+	struct mbufx_zone_set_priv *zp;
+
+	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name);
+	if (rte_memzone_lookup(mzname) != NULL) {
+		rte_errno = EEXIST;
+		return NULL;
+	}
+	mz = rte_memzone_reserve(mzname, sizeof(*zp), socket_id, 0);
+	if (mz == NULL)
+		return NULL; /* rte_errno set */
+	zp = mz->addr;
+	memset(zp, 0, sizeof(*zp));
+	strlcpy(zp->name, name, sizeof(zp->name));
+	zp->socket_id = socket_id;
+	zp->params = *p;
+	strlcpy(zp->ops_name, p->ops_name, sizeof(zp->ops_name));
+	zp->params.ops_name = zp->ops_name;
+	*mzp = mz;
+	return zp;
+}
+
+/* One pool per enabled zone: 0, or the errno of the pool that failed. */
+static int
+zone_set_pools_create(struct mbufx_zone_set_priv *zp)
+{
+	const struct mbufx_zone_params *p = &zp->params;
+	struct mbufx_zone_set *zs = &zp->pub;
+	char pname[RTE_MEMPOOL_NAMESIZE];
+	unsigned int z;
+	int ret;
+
+	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
+		if (!zone_enabled(p, z))
+			continue;
+		snprintf(pname, sizeof(pname), "%s%s", zp->name,
+			 pool_suffix[z]);
+		zs->pool[z] = rte_pktmbuf_pool_create_by_ops(pname, p->count[z],
+				p->cache[z], p->priv_size, p->data_room[z],
+				zp->socket_id, p->ops_name);
+		if (zs->pool[z] == NULL) {
+			ret = rte_errno;
+			MBUFX_LOG(ERR, "zone set %s: pool %s (%u x %u B, ops %s): %s",
+				  zp->name, pname, p->count[z], p->data_room[z],
+				  p->ops_name, rte_strerror(ret));
+			return ret;
+		}
+		zs->room[z] = p->data_room[z] - RTE_PKTMBUF_HEADROOM;
+		/* a secondary numbering its drivers unlike the primary */
+		if (mbufx_pool_ops_check(zs->pool[z], p->ops_name) != 0)
+			return EXDEV;
+	}
+	return 0;
+}
+
 struct mbufx_zone_set *
 mbufx_zone_set_create(const char *name, int socket_id,
 		      const struct mbufx_zone_params *user)
 {
-	char mzname[RTE_MEMZONE_NAMESIZE];
-	char pname[RTE_MEMPOOL_NAMESIZE];
 	struct mbufx_zone_params p;
-	const struct rte_memzone *mz;
-	struct mbufx_zone_set *zs;
-	unsigned int z;
+	const struct rte_memzone *mz = NULL;
+	struct mbufx_zone_set_priv *zp;
 	int ret;
 
+	RTE_BUILD_BUG_ON(sizeof(struct mbufx_zone_lcore_ctrs) !=
+			 2 * RTE_CACHE_LINE_SIZE);
 	RTE_BUILD_BUG_ON(sizeof(MBUFX_ZS_MZ_PREFIX) - 1 +
 			 MBUFX_ZONE_SET_NAMESIZE > RTE_MEMZONE_NAMESIZE);
 	RTE_BUILD_BUG_ON(MBUFX_ZONE_SET_NAMESIZE + 4 > RTE_MEMPOOL_NAMESIZE);
@@ -280,12 +356,9 @@ mbufx_zone_set_create(const char *name, int socket_id,
 			 MBUFX_JUMBO_FRAME_LEN + RTE_PKTMBUF_HEADROOM);
 	RTE_BUILD_BUG_ON(MBUFX_ZONE_DEFAULT_ROOM_HDR <= RTE_PKTMBUF_HEADROOM);
 
-	if (name == NULL || name[0] == '\0') {
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	if (strnlen(name, MBUFX_ZONE_SET_NAMESIZE) >= MBUFX_ZONE_SET_NAMESIZE) {
-		rte_errno = ENAMETOOLONG;
+	ret = zone_set_name_check(name);
+	if (ret < 0) {
+		rte_errno = -ret;
 		return NULL;
 	}
 	ret = params_resolve(&p, user);
@@ -299,54 +372,23 @@ mbufx_zone_set_create(const char *name, int socket_id,
 		socket_id = (int)rte_socket_id();
 
 	ops_record_write();
-	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", name);
 	rte_spinlock_lock(&zone_set_lock);
-	if (rte_memzone_lookup(mzname) != NULL) {
-		rte_errno = EEXIST;
+	zp = zone_set_reserve(name, socket_id, &p, &mz);
+	if (zp == NULL)
 		goto fail_unlock;
-	}
-	mz = rte_memzone_reserve(mzname, sizeof(*zs), socket_id, 0);
-	if (mz == NULL)
-		goto fail_unlock; /* rte_errno set */
-	zs = mz->addr;
-	memset(zs, 0, sizeof(*zs));
-	strlcpy(zs->name, name, sizeof(zs->name));
-	zs->socket_id = socket_id;
-	zs->params = p;
-	strlcpy(zs->ops_name, p.ops_name, sizeof(zs->ops_name));
-	zs->params.ops_name = zs->ops_name;
-
-	for (z = 0; z < MBUFX_ZONE_NUM; z++) {
-		if (!zone_enabled(&p, z))
-			continue;
-		snprintf(pname, sizeof(pname), "%s%s", name, pool_suffix[z]);
-		zs->pool[z] = rte_pktmbuf_pool_create_by_ops(pname, p.count[z],
-				p.cache[z], p.priv_size, p.data_room[z],
-				socket_id, p.ops_name);
-		if (zs->pool[z] == NULL) {
-			ret = rte_errno;
-			MBUFX_LOG(ERR, "zone set %s: pool %s (%u x %u B, ops %s): %s",
-				  name, pname, p.count[z], p.data_room[z],
-				  p.ops_name, rte_strerror(ret));
-			goto fail_pools;
-		}
-		zs->room[z] = p.data_room[z] - RTE_PKTMBUF_HEADROOM;
-		/* a secondary numbering its drivers unlike the primary */
-		if (mbufx_pool_ops_check(zs->pool[z], p.ops_name) != 0) {
-			ret = EXDEV;
-			goto fail_pools;
-		}
-	}
+	ret = zone_set_pools_create(zp);
+	if (ret != 0)
+		goto fail_pools;
 	/* publish: lookup (lock-free, maybe from another process) sees the
 	 * memzone from the reserve on, but the set only once max_len is set */
-	__atomic_store_n(&zs->max_len,
+	__atomic_store_n(&zp->pub.max_len,
 			 p.data_room[MBUFX_ZONE_JUMBO] - RTE_PKTMBUF_HEADROOM,
 			 __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&zone_set_lock);
-	return zs;
+	return &zp->pub;
 
 fail_pools:
-	pools_free(zs);
+	pools_free(&zp->pub);
 	rte_memzone_free(mz);
 	rte_errno = ret;
 fail_unlock:
@@ -405,7 +447,7 @@ zones_out(const struct mbufx_zone_set *zs, FILE *f)
 		busy++;
 		if (f != NULL)
 			fprintf(f, "mbufx: zone set %s: %s zone (%s): %u of %u "
-				"mbufs still out\n", zs->name,
+				"mbufs still out\n", mbufx_zs_priv(zs)->name,
 				mbufx_zone_name(z), zs->pool[z]->name,
 				zs->pool[z]->size - avail, zs->pool[z]->size);
 	}
@@ -437,13 +479,14 @@ mbufx_zone_set_free(struct mbufx_zone_set *zs)
 			    rte_mempool_avail_count(zs->pool[z]) !=
 					zs->pool[z]->size)
 				MBUFX_LOG(ERR, "zone set %s not freed: %s zone "
-					  "has %u mbufs out", zs->name,
+					  "has %u mbufs out", mbufx_zs_priv(zs)->name,
 					  mbufx_zone_name(z),
 					  zs->pool[z]->size -
 					  rte_mempool_avail_count(zs->pool[z]));
 		return -EBUSY;
 	}
-	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s", zs->name);
+	snprintf(mzname, sizeof(mzname), MBUFX_ZS_MZ_PREFIX "%s",
+		 mbufx_zs_priv(zs)->name);
 	mz = rte_memzone_lookup(mzname);
 	/* unpublish before the pools go */
 	__atomic_store_n(&zs->max_len, 0, __ATOMIC_RELEASE);
@@ -451,6 +494,16 @@ mbufx_zone_set_free(struct mbufx_zone_set *zs)
 	if (mz != NULL)
 		rte_memzone_free(mz);
 	rte_spinlock_unlock(&zone_set_lock);
+	return 0;
+}
+
+int
+mbufx_zone_set_params(const struct mbufx_zone_set *zs,
+		      struct mbufx_zone_params *p)
+{
+	if (zs == NULL || p == NULL)
+		return -EINVAL;
+	*p = mbufx_zs_priv(zs)->params;
 	return 0;
 }
 
@@ -564,7 +617,7 @@ chain_alloc(struct mbufx_zone_set *zs, uint32_t len, struct alloc_acc *a)
 	uint32_t room, buf_room, nseg, got = 0, i, k;
 
 	room = zs->room[MBUFX_ZONE_PKT];
-	buf_room = zs->params.data_room[MBUFX_ZONE_PKT];
+	buf_room = mbufx_zs_priv(zs)->params.data_room[MBUFX_ZONE_PKT];
 	nseg = 1 + (len - room + buf_room - 1) / buf_room;
 	if (nseg > RTE_MBUF_MAX_NB_SEGS) {
 		rte_errno = EINVAL;

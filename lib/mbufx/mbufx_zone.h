@@ -177,9 +177,19 @@ struct mbufx_zone_stats {
 	(offsetof(struct mbufx_zone_stats, rx_refilled) / sizeof(uint64_t))
 
 /**
- * A zone set. Read-only after creation except for the counters; the
- * fields are public only so that mbufx_alloc() can be inline. Use the
- * accessors.
+ * @internal One lcore's library counters: the uint64_t fields of struct
+ * mbufx_zone_stats before rx_refilled, in that order. 128 bytes, two cache
+ * lines of their own per lcore: no false sharing between lcores.
+ */
+struct mbufx_zone_lcore_ctrs {
+	uint64_t v[MBUFX_ZONE_NB_LCORE_CTRS];
+} __rte_cache_aligned;
+
+/**
+ * A zone set: what the inline calls read. The rest (name, socket,
+ * parameters, ops name) is the library's, behind this part; read it with
+ * mbufx_zone_set_params() and mbufx_zone_set_stats(). Read-only after
+ * creation except for the counters.
  */
 struct mbufx_zone_set {
 	/** Pools, NULL for a disabled zone. */
@@ -192,24 +202,23 @@ struct mbufx_zone_set {
 	 * last at creation and cleared first at free: 0 means the set is not
 	 * (or no longer) complete, and lookup does not return it. */
 	uint32_t max_len;
-	int socket_id;			/**< socket the pools live on */
-	char name[MBUFX_ZONE_SET_NAMESIZE];	/**< zone-set name */
-	/** Resolved parameters; params.ops_name points to ops_name below. */
-	struct mbufx_zone_params params;
-	char ops_name[RTE_MEMPOOL_OPS_NAMESIZE]; /**< mempool ops of the pools */
-	/** Counters: one slot per lcore, the last for non-EAL threads; only
-	 * the library counters of each slot are used. */
-	struct mbufx_zone_stats stats[RTE_MAX_LCORE + 1];
+	/** Counters: one slot per lcore, the last for non-EAL threads. */
+	struct mbufx_zone_lcore_ctrs ctrs[RTE_MAX_LCORE + 1];
 } __rte_cache_aligned;
+
+/** @internal Counter f (a field of struct mbufx_zone_stats) of slot lc. */
+#define MBUFX_ZONE_CTR(zs, lc, f) \
+	((zs)->ctrs[lc].v[offsetof(struct mbufx_zone_stats, f) / \
+			  sizeof(uint64_t)])
 
 /** @internal Add v to counter field f of the calling thread's slot. */
 #define MBUFX_ZONE_STAT_ADD(zs, f, v) do {				\
 	unsigned int lc_ = rte_lcore_id();				\
 	if (likely(lc_ < RTE_MAX_LCORE))				\
-		(zs)->stats[lc_].f += (v);				\
+		MBUFX_ZONE_CTR(zs, lc_, f) += (v);			\
 	else								\
-		__atomic_fetch_add(&(zs)->stats[RTE_MAX_LCORE].f, (v),	\
-				   __ATOMIC_RELAXED);			\
+		__atomic_fetch_add(&MBUFX_ZONE_CTR(zs, RTE_MAX_LCORE, f), \
+				   (v), __ATOMIC_RELAXED);		\
 } while (0)
 
 /**
@@ -286,6 +295,20 @@ int mbufx_zone_set_free(struct mbufx_zone_set *zs);
  */
 struct rte_mempool *mbufx_zone_set_pool(const struct mbufx_zone_set *zs,
 		enum mbufx_zone_id z);
+
+/**
+ * The parameters a zone set was created with, defaults resolved (zero
+ * fields filled in, MBUFX_ZONE_CACHE_NONE as 0).
+ *
+ * @param zs
+ *   Zone set.
+ * @param p
+ *   Filled in; p->ops_name points into the zone set (valid while it lives).
+ * @return
+ *   0, or -EINVAL (zs or p NULL).
+ */
+int mbufx_zone_set_params(const struct mbufx_zone_set *zs,
+		struct mbufx_zone_params *p);
 
 /**
  * Check that this process drives a pool with the mempool driver it was
@@ -413,7 +436,7 @@ mbufx_alloc(struct mbufx_zone_set *zs, uint32_t len)
 			m = rte_pktmbuf_alloc(mp);
 		}
 		if (likely(m != NULL)) {
-			zs->stats[lc].alloc[MBUFX_ZONE_PKT]++;
+			MBUFX_ZONE_CTR(zs, lc, alloc[MBUFX_ZONE_PKT])++;
 			return m;
 		}
 	}

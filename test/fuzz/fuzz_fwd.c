@@ -198,7 +198,8 @@ seg_alloc(struct fuzz_in *in, uint32_t len, uint16_t hr)
 	struct rte_mbuf *m;
 	uint32_t room;
 
-	m = rte_pktmbuf_alloc(zs->pool[len + hr <= zs->params.data_room[MBUFX_ZONE_PKT] ?
+	m = rte_pktmbuf_alloc(zs->pool[len + hr <= zs->room[MBUFX_ZONE_PKT] +
+				       RTE_PKTMBUF_HEADROOM ?
 				       MBUFX_ZONE_PKT : MBUFX_ZONE_JUMBO]);
 	if (m == NULL)
 		return NULL;

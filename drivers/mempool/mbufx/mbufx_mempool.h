@@ -150,7 +150,9 @@ struct mbufx_pool {
 	uint32_t mag_cap;		/**< objects per magazine */
 	uint32_t mag_stride;		/**< bytes per magazine */
 	uint32_t nb_mags;
-	uint32_t contig;		/**< memory requested as one IOVA chunk */
+	uint8_t pack;			/**< next chunk sized as one IOVA run */
+	uint8_t iova_contig;		/**< all memory is one IOVA-contiguous range */
+	uint8_t placement_logged;	/**< the jumbo placement was logged */
 	struct rte_mempool *mp;
 	struct mbufx_mag *mags;
 	struct mbufx_check *check;	/**< checking mode, NULL when off */

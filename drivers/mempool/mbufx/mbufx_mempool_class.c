@@ -37,6 +37,13 @@
  * rte_mempool_populate_default() has no fallback once it asked for an
  * IOVA-contiguous chunk: pool creation would fail now and then. Use
  * --iova-mode=va for the one-chunk jumbo pool.
+ *
+ * The mempool library sizes and populates a pool in steps (one per memory
+ * chunk, halving its reservations on ENOMEM), so the sizing call decides
+ * the placement of the next chunk only (pool.pack) and logs the fallback
+ * once per pool; the populate calls record whether the pool as a whole is
+ * one IOVA-contiguous range (pool.iova_contig, the telemetry's
+ * iova_contig_pool).
  */
 
 #include <stdio.h>
@@ -120,15 +127,18 @@ mbufx_mp_calc_mem_size(const struct rte_mempool *mp, uint32_t obj_num,
 		len = total * obj_num;
 		*align = RTE_CACHE_LINE_SIZE;
 		if (contig_probe(mp, len, *align)) {
-			p->contig = 1;
+			p->pack = 1;
 			*min_chunk_size = len;
 			return len;
 		}
-		MBUFX_MP_LOG(INFO, "pool %s: no IOVA-contiguous %zu bytes, "
-			     "page-bounded placement", mp->name, len);
+		if (!p->placement_logged)
+			MBUFX_MP_LOG(INFO, "pool %s: no IOVA-contiguous %zu "
+				     "bytes, page-bounded placement",
+				     mp->name, len);
+		p->placement_logged = 1;
 	}
 	if (p != NULL)
-		p->contig = 0;
+		p->pack = 0;
 	return rte_mempool_op_calc_mem_size_default(mp, obj_num, pg_shift,
 						    min_chunk_size, align);
 }
@@ -175,7 +185,14 @@ mbufx_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	unsigned int i = 0;
 	char *obj;
 
-	if (p == NULL || !p->contig || iova == RTE_BAD_IOVA)
+	msl = iova == RTE_BAD_IOVA ? NULL : rte_mem_virt2memseg_list(vaddr);
+	if (msl != NULL && msl->page_sz != 0)
+		end = run_end(vaddr, 0, len, msl, iova);
+	if (p != NULL)
+		/* called before the mempool counts this chunk */
+		p->iova_contig = mp->nb_mem_chunks == 0 &&
+			iova != RTE_BAD_IOVA && end == len;
+	if (p == NULL || !p->pack || iova == RTE_BAD_IOVA)
 		return rte_mempool_op_populate_default(mp, max_objs, vaddr,
 						       iova, len, obj_cb,
 						       obj_cb_arg);
@@ -183,9 +200,6 @@ mbufx_mp_populate(struct rte_mempool *mp, unsigned int max_objs, void *vaddr,
 	 * An IOVA-contiguous chunk: pack the objects, pages do not matter.
 	 * Should the chunk break after all, pack each contiguous run.
 	 */
-	msl = rte_mem_virt2memseg_list(vaddr);
-	if (msl != NULL && msl->page_sz != 0)
-		end = run_end(vaddr, 0, len, msl, iova);
 	while (i < max_objs) {
 		for (; i < max_objs && off + total <= end; i++) {
 			obj = (char *)vaddr + off + mp->header_size;

@@ -176,7 +176,7 @@ tel_pool(const char *cmd __rte_unused, const char *params,
 	mbufx_mp_tel_dict_uint(d, "in_use", rte_mempool_in_use_count(mp));
 	mbufx_mp_tel_dict_uint(d, "cache_size", mp->cache_size);
 	mbufx_mp_tel_dict_uint(d, "chunks", mp->nb_mem_chunks);
-	mbufx_mp_tel_dict_uint(d, "iova_contig_pool", e->pool->contig);
+	mbufx_mp_tel_dict_uint(d, "iova_contig_pool", e->pool->iova_contig);
 	mbufx_mp_tel_dict_uint(d, "magazine_size", e->pool->mag_cap);
 	mbufx_mp_tel_dict_uint(d, "full_magazines", st.nb_full_mags);
 	mbufx_mp_tel_dict_uint(d, "active_lcores", st.active_slots);
