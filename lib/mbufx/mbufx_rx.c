@@ -416,6 +416,19 @@ mbufx_rx_info_get(const struct mbufx_rx *rx, struct mbufx_rx_info *info)
 }
 
 int
+mbufx_rx_chunk_get(const struct mbufx_rx *rx, unsigned int idx,
+		   uintptr_t *start, uintptr_t *end)
+{
+	if (rx == NULL || start == NULL || end == NULL)
+		return -EINVAL;
+	if (idx >= rx->nb_chunks)
+		return -ENOENT;
+	*start = rx->chunks[idx].start;
+	*end = rx->chunks[idx].end;
+	return 0;
+}
+
+int
 mbufx_rx_stats_get(const struct mbufx_rx *rx, struct mbufx_rx_stats *st)
 {
 	if (rx == NULL || st == NULL)

@@ -250,6 +250,28 @@ void mbufx_rx_free(struct mbufx_rx *rx);
 int mbufx_rx_info_get(const struct mbufx_rx *rx, struct mbufx_rx_info *info);
 
 /**
+ * The pool's memory, as the context sees it: chunk idx of the pool's
+ * memory chunks sorted by address, neighbours that are contiguous in
+ * virtual and IOVA space merged. A device that addresses buffers by offset
+ * into one region (an AF_XDP UMEM) builds the region from these ranges
+ * instead of walking and sorting the pool's chunks again.
+ *
+ * @param rx
+ *   The context.
+ * @param idx
+ *   Range index, from 0.
+ * @param start
+ *   Set to the range's first byte.
+ * @param end
+ *   Set to one past its last byte.
+ * @return
+ *   0; -ENOENT when idx is past the last range (idx == 0 never is: a
+ *   context's pool has memory); -EINVAL when an argument is NULL.
+ */
+int mbufx_rx_chunk_get(const struct mbufx_rx *rx, unsigned int idx,
+		uintptr_t *start, uintptr_t *end);
+
+/**
  * Counters of one context.
  *
  * @param rx

@@ -893,12 +893,28 @@ def case_stop_start(env, kind='mbufx_xdp'):
         check(kind != 'mbufx_xdp' or bl.sent > 1000, 'only %d frames sent', bl.sent)
         st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
         check(st[0][0] > 100, 'stats %s', st)
+        if kind == 'mbufx_xdp':
+            check_late_xstats(tp)
         in_use = tp.pools_in_use()
         tp.quit()
         if kind == 'mbufx_xdp':
             check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
         else:
             print('net_af_xdp: mbufs still out after close: %s' % in_use)
+
+
+def check_late_xstats(tp, port=0):
+    """Port xstats: the late-attach context's counters under their one name
+    (rx_late_*), consistent with each other, and no second count of them."""
+    xs = {k: int(v) for k, v in
+          re.findall(r'^\s*(\w+):\s+(\d+)\s*$', tp.cmd_wait('show port xstats %d' % port),
+                     re.M)}
+    check(xs.get('rx_late_refilled', 0) > 0 and xs.get('rx_late_attached', 0) > 0,
+          'late-attach xstats missing: %s', xs)
+    check(not {'rx_refill_pool', 'rx_recycled_buffers'} & set(xs),
+          'late-attach events counted twice: %s', xs)
+    check(xs['rx_late_refilled'] + xs['rx_late_recycled'] - xs['rx_late_attached'] -
+          xs['rx_late_returned'] == xs['rx_late_posted'], 'late-attach xstats: %s', xs)
 
 
 def case_l2fwd(env):

@@ -75,6 +75,7 @@
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 
+#include "mbufx_stats.h"
 #include "mbufx_xdp.h"
 #include "mbufx_xdp_compat.h"
 
@@ -770,12 +771,35 @@ eth_promisc_off(struct rte_eth_dev *dev)
 }
 
 
+/*
+ * The late-attach context's counters of a queue since the last stats
+ * reset: the context counts from its creation, the reset keeps a baseline
+ * (gauges, such as posted, are levels and keep no baseline).
+ */
+static void
+rxq_lib_stats(const struct xdp_rxq *rq, struct mbufx_rx_stats *st)
+{
+	const struct mbufx_stat_field *f;
+	unsigned int i, n;
+
+	memset(st, 0, sizeof(*st));
+	if (mbufx_rx_stats_get(rq->core.rx, st) != 0)
+		return;
+	f = mbufx_rx_stats_fields(&n);
+	for (i = 0; i < n; i++)
+		if (f[i].kind == MBUFX_STAT_COUNTER)
+			*(uint64_t *)RTE_PTR_ADD(st, f[i].offset) -=
+				*(const uint64_t *)RTE_PTR_ADD(&rq->lreset,
+							       f[i].offset);
+}
+
 static int
 eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s,
 	      mbufx_xdp_qstats *qs)
 {
 	struct xdp_pmd *p = pmd_of(dev);
 	struct xdp_statistics ks;
+	struct mbufx_rx_stats ls;
 	uint16_t i;
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
@@ -784,11 +808,12 @@ eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s,
 		if (rq == NULL)
 			continue;
 		mbufx_xdp_kstats(rq, &ks);
+		rxq_lib_stats(rq, &ls);
 		s->ipackets += rq->core.st.packets;
 		s->ibytes += rq->core.st.bytes;
 		s->imissed += ks.rx_dropped + ks.rx_ring_full;
 		s->ierrors += rq->core.st.dropped + rq->core.st.no_scatter;
-		s->rx_nombuf += rq->core.st.nombuf;
+		s->rx_nombuf += ls.refill_missed;
 		if (qs != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			qs->q_ipackets[i] = rq->core.st.packets;
 			qs->q_ibytes[i] = rq->core.st.bytes;
@@ -827,6 +852,8 @@ eth_stats_reset(struct rte_eth_dev *dev)
 			memset(&p->rxqs[i]->core.st, 0,
 			       sizeof(p->rxqs[i]->core.st));
 			p->rxqs[i]->core.rx_kicks = 0;
+			mbufx_rx_stats_get(p->rxqs[i]->core.rx,
+					   &p->rxqs[i]->lreset);
 		}
 		if (p->txqs[i] != NULL)
 			memset(&p->txqs[i]->core.st, 0,
@@ -835,7 +862,13 @@ eth_stats_reset(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* xstats: one table of name and where the counter lives. */
+/*
+ * xstats: the PMD's own counters, one table of name and where the counter
+ * lives, followed by the late-attach context's counters of the Rx queues
+ * under the library's names (mbufx_rx_stats_fields()) prefixed with
+ * XS_LIB_PREFIX: every event has one counter and one name.
+ */
+#define XS_LIB_PREFIX "rx_late_"
 enum xs_src { XS_RX, XS_RXQ, XS_TX, XS_TXQ, XS_KERNEL, XS_DERIVED };
 
 static const struct {
@@ -855,12 +888,8 @@ static const struct {
 	  offsetof(struct mbufx_xdp_rx_stats, coalesced) },
 	{ "rx_hdr_lines_written", XS_RX,
 	  offsetof(struct mbufx_xdp_rx_stats, hdr_lines) },
-	{ "rx_refill_pool", XS_RX,
-	  offsetof(struct mbufx_xdp_rx_stats, refill_pool) },
 	{ "rx_refill_reused", XS_RX,
 	  offsetof(struct mbufx_xdp_rx_stats, refill_reused) },
-	{ "rx_recycled_buffers", XS_RX,
-	  offsetof(struct mbufx_xdp_rx_stats, refill_recycled) },
 	{ "rx_fill_ring_empty", XS_KERNEL,
 	  offsetof(struct xdp_statistics, rx_fill_ring_empty_descs) },
 	{ "rx_kernel_dropped", XS_KERNEL,
@@ -903,18 +932,32 @@ static const struct {
 	{ "rx_hdr_lines_per_pkt_x100", XS_DERIVED, 0 },
 };
 
+static unsigned int
+xstats_count(void)
+{
+	unsigned int n;
+
+	mbufx_rx_stats_fields(&n);
+	return RTE_DIM(xstats_tab) + n;
+}
+
 static int
 eth_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
 		     struct rte_eth_xstat_name *names, unsigned int size)
 {
-	unsigned int i;
+	const struct mbufx_stat_field *f;
+	unsigned int i, n, total = xstats_count();
 
-	if (names == NULL || size < RTE_DIM(xstats_tab))
-		return RTE_DIM(xstats_tab);
+	if (names == NULL || size < total)
+		return total;
 	for (i = 0; i < RTE_DIM(xstats_tab); i++)
 		strlcpy(names[i].name, xstats_tab[i].name,
 			sizeof(names[i].name));
-	return RTE_DIM(xstats_tab);
+	f = mbufx_rx_stats_fields(&n);
+	for (i = 0; i < n; i++)
+		snprintf(names[RTE_DIM(xstats_tab) + i].name,
+			 sizeof(names[0].name), XS_LIB_PREFIX "%s", f[i].name);
+	return total;
 }
 
 static int
@@ -923,13 +966,16 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 {
 	struct xdp_pmd *p = pmd_of(dev);
 	struct xdp_statistics ks;
+	struct mbufx_rx_stats ls, lsum = { 0 };
+	const struct mbufx_stat_field *f;
 	uint64_t v[RTE_DIM(xstats_tab)] = { 0 };
 	uint64_t lines = 0, pkts = 0;
-	unsigned int i;
+	unsigned int i, nf, total = xstats_count();
 	uint16_t q;
 
-	if (xs == NULL || n < RTE_DIM(xstats_tab))
-		return RTE_DIM(xstats_tab);
+	if (xs == NULL || n < total)
+		return total;
+	f = mbufx_rx_stats_fields(&nf);
 	for (q = 0; q < MAX_QUEUES; q++) {
 		const struct xdp_rxq *rq = p->rxqs[q];
 		const struct xdp_txq *tq = p->txqs[q];
@@ -938,6 +984,11 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			mbufx_xdp_kstats(rq, &ks);
 			lines += rq->core.st.hdr_lines;
 			pkts += rq->core.st.packets;
+			rxq_lib_stats(rq, &ls);
+			for (i = 0; i < nf; i++)
+				*(uint64_t *)RTE_PTR_ADD(&lsum, f[i].offset) +=
+					*(const uint64_t *)RTE_PTR_ADD(&ls,
+							f[i].offset);
 		}
 		for (i = 0; i < RTE_DIM(xstats_tab); i++) {
 			const void *base = NULL;
@@ -963,7 +1014,12 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		xs[i].id = i;
 		xs[i].value = v[i];
 	}
-	return RTE_DIM(xstats_tab);
+	for (i = 0; i < nf; i++) {
+		xs[RTE_DIM(xstats_tab) + i].id = RTE_DIM(xstats_tab) + i;
+		xs[RTE_DIM(xstats_tab) + i].value =
+			*(const uint64_t *)RTE_PTR_ADD(&lsum, f[i].offset);
+	}
+	return total;
 }
 
 static int

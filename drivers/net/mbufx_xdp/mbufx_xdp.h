@@ -63,6 +63,7 @@ struct xdp_rxq {
 	uint32_t nb_desc;
 	struct xdp_statistics kbase;	/* kernel counters of closed sockets */
 	struct xdp_statistics kreset;	/* kernel counters at stats reset */
+	struct mbufx_rx_stats lreset;	/* late-attach counters at stats reset */
 };
 
 struct xdp_txq {

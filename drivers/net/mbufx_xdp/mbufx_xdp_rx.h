@@ -60,7 +60,12 @@
 /* Most TX completions a queue parks for its fill ring (power of two). */
 #define MBUFX_XDP_RECYCLE_MAX 256
 
-/* Counters of the receive core (one writer: the Rx thread). */
+/*
+ * Counters of the receive core (one writer: the Rx thread). What the
+ * late-attach context counts (buffers refilled from the pool, recycled,
+ * missed when the pool ran dry, attached, returned) is not counted again
+ * here: the PMD publishes the context's counters (mbufx_rx_stats_get()).
+ */
 struct mbufx_xdp_rx_stats {
 	uint64_t packets;	/* frames delivered */
 	uint64_t bytes;		/* their bytes */
@@ -70,10 +75,7 @@ struct mbufx_xdp_rx_stats {
 	uint64_t chained;	/* frames delivered as mbuf chains */
 	uint64_t coalesced;	/* multi-buffer frames copied into their first buffer */
 	uint64_t hdr_lines;	/* mbuf header cache lines written */
-	uint64_t refill_pool;	/* buffers posted from the pool */
 	uint64_t refill_reused;	/* buffers posted again from the spare stash */
-	uint64_t refill_recycled; /* TX completions posted without the pool */
-	uint64_t nombuf;	/* fill-ring slots left empty: pool dry */
 };
 
 struct mbufx_xdp_txq;
