@@ -266,9 +266,9 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 	printf("  %s: %u objs, room %u, priv %u, %u chunks, iova kind %d "
 	       "(%u pages of 2^%u)\n", mp->name, n,
 	       rte_pktmbuf_data_room_size(mp), rte_pktmbuf_priv_size(mp),
-	       info.nb_chunks, info.iova_kind, info.nb_pages, info.page_shift);
-	if ((want_kind >= 0 && (int)info.iova_kind != want_kind) ||
-			info.nb_chunks < min_chunks ||
+	       rx->nb_chunks, rx->iova_kind, rx->nb_pages, rx->page_shift);
+	if ((want_kind >= 0 && (int)rx->iova_kind != want_kind) ||
+			rx->nb_chunks < min_chunks ||
 			info.headroom != headroom || info.port != RX_PORT ||
 			info.room != rte_pktmbuf_data_room_size(mp) - headroom) {
 		printf("FAIL %s: unexpected info\n", mp->name);

@@ -408,10 +408,6 @@ mbufx_rx_info_get(const struct mbufx_rx *rx, struct mbufx_rx_info *info)
 	info->headroom = rx->headroom;
 	info->room = rx->room;
 	info->data_offset = rx->data_offset;
-	info->nb_chunks = rx->nb_chunks;
-	info->iova_kind = rx->iova_kind;
-	info->page_shift = rx->page_shift;
-	info->nb_pages = rx->nb_pages;
 	return 0;
 }
 

@@ -135,7 +135,7 @@ mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
 	q->mp = mp;
 	q->port = port;
 	q->queue = queue;
-	q->buf_offset = info.data_offset - info.headroom;
+	q->buf_offset = mbufx_rx_buf_offset(q->rx);
 	q->buf_len = info.headroom + info.room;
 	if (q->buf_len < MBUFX_XDP_CHUNK_MIN) {
 		RXQ_LOG(ERR, "port %u queue %u: pool %s data room %u is below "
@@ -290,7 +290,8 @@ fill_put(struct mbufx_xdp_rxq *q, uint32_t at, const uint64_t *off,
 
 	for (i = 0; i < n; i++) {
 		ring[(at + i) & q->fill.mask] = off[i];
-		bit_set(q, (const void *)(q->base + off[i] - q->buf_offset));
+		bit_set(q, mbufx_rx_handle_from_offset(q->rx, q->base,
+						       off[i]));
 	}
 }
 
@@ -361,10 +362,12 @@ desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 	uint64_t off = d->addr & XSK_UNALIGNED_BUF_ADDR_MASK;
 	uint64_t data = d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
 	uint64_t h, b, m;
+	void *handle;
 
 	if (unlikely(off < q->buf_offset))
 		goto invalid;
-	h = off - q->buf_offset;
+	handle = mbufx_rx_handle_from_offset(q->rx, q->base, off);
+	h = (uintptr_t)handle - q->base;
 	if (unlikely(h >= q->umem_len ||
 		     (h & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
 		goto invalid;
@@ -379,7 +382,7 @@ desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 		*bad = 1;
 	}
 	*doff = (uint16_t)data;
-	return (void *)(q->base + h);
+	return handle;
 invalid:
 	q->st.invalid_desc++;
 	*bad = 1;

@@ -85,7 +85,7 @@ struct mbufx_xdp_rxq {
 	struct rte_mempool *mp;
 	uintptr_t base;		/* UMEM start: the pool memory, 4 KiB aligned */
 	uint64_t umem_len;	/* UMEM length, 4 KiB multiple */
-	uint32_t buf_offset;	/* handle -> buf_addr */
+	uint32_t buf_offset;	/* handle -> buf_addr: mbufx_rx_buf_offset() */
 	uint32_t buf_len;	/* data room of every buffer */
 	uint32_t chunk_size;	/* bytes the kernel may write from a fill address */
 	uint16_t port;
