@@ -55,7 +55,8 @@
  * region), mbufx_rx_refill_offsets(), mbufx_rx_buf_offset(),
  * mbufx_rx_handle_from_offset(), then mbufx_rx_attach_at() for one buffer or
  * mbufx_rx_attach_chain() for a multi-buffer frame, mbufx_rx_recycled() for
- * transmit completions posted again and mbufx_rx_return_handles() for
+ * transmit completions posted again, mbufx_rx_attached() for buffers the
+ * caller turned into mbufs itself, and mbufx_rx_return_handles() for
  * buffers never filled, usually with MBUFX_RX_F_NO_IOVA.
  * drivers/net/mbufx_xdp (the AF_XDP port) uses exactly these and is the
  * example to read. Experimental: the generic {addr, iova, handle} calls
@@ -493,6 +494,24 @@ static inline void
 mbufx_rx_recycled(struct mbufx_rx *rx, unsigned int n)
 {
 	MBUFX_RX_CNT_ADD(rx, recycled, n);
+}
+
+/**
+ * Count n buffers of the context leaving the posted state as received
+ * mbufs without an attach call counting them (in attached): a receive loop
+ * that writes the mbufs itself (net_mbufx_xdp's classic refill mode, whose
+ * headers were reset when posted), counting once per burst, before the
+ * mbufs leave the receive call.
+ *
+ * @param rx
+ *   The context.
+ * @param n
+ *   Number of buffers.
+ */
+static inline void
+mbufx_rx_attached(struct mbufx_rx *rx, unsigned int n)
+{
+	MBUFX_RX_CNT_ADD(rx, attached, n);
 }
 
 /**

@@ -474,13 +474,12 @@ mbufx_rx_attach_meta(struct mbufx_rx *rx, void *handle,
 			     meta->vlan_tci, meta->vlan_tci_outer);
 }
 
-
 /**
  * @internal
  * mbufx_rx_attach_meta() for a receive loop that counts its burst once:
- * the same writes, not counted. The loop ends with mbufx_rx_attached() of
- * the number of buffers it attached, before the mbufs leave the receive
- * call (the counters' invariants hold between bursts). One counter update
+ * the same writes, not counted. The loop ends with mbufx_rx_attached()
+ * (mbufx_rx.h) of the number of buffers it attached, before the mbufs
+ * leave the receive call (the counters' invariants hold between bursts). One counter update
  * per burst instead of one per packet: a per-packet read-modify-write of
  * the counter in memory chains every packet of the loop to the previous
  * one's store.
@@ -521,22 +520,6 @@ static inline void
 mbufx_rx_prefetch(const void *handle)
 {
 	rte_prefetch0(RTE_PTR_ADD(handle, offsetof(struct rte_mbuf, rearm_data)));
-}
-
-
-/**
- * @internal
- * Count n buffers attached with mbufx_rx_attach_uncounted() (in attached).
- *
- * @param rx
- *   The context.
- * @param n
- *   Number of buffers.
- */
-static inline void
-mbufx_rx_attached(struct mbufx_rx *rx, unsigned int n)
-{
-	MBUFX_RX_CNT_ADD(rx, attached, n);
 }
 
 

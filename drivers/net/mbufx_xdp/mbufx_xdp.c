@@ -85,7 +85,8 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
  * Devargs. Where DPDK's net_af_xdp has the same meaning, the same name:
  * iface, start_queue, queue_count, shared_umem (mbufx_xdp_sock.c),
  * busy_budget, force_copy, and mode=drv|skb (the XDP attach mode). Ours:
- * bind_mode=auto|copy|zc (how the socket binds), tx_kick_us.
+ * bind_mode=auto|copy|zc (how the socket binds), tx_kick_us,
+ * rx_refill=late|classic (how buffers are posted: mbufx_xdp_rx.h).
  * mode=auto|copy|zc is a deprecated alias of bind_mode (its values do not
  * overlap DPDK's).
  */
@@ -98,9 +99,10 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 #define ARG_MODE "mode"
 #define ARG_BIND_MODE "bind_mode"
 #define ARG_TX_KICK_US "tx_kick_us"
+#define ARG_RX_REFILL "rx_refill"
 #define ARGS_HELP "iface=IF, start_queue=N, queue_count=N, shared_umem=0|1, " \
 	"busy_budget=N, force_copy=0|1, mode=drv|skb, " \
-	"bind_mode=auto|copy|zc, tx_kick_us=N"
+	"bind_mode=auto|copy|zc, tx_kick_us=N, rx_refill=late|classic"
 
 const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
 	[MODE_AUTO] = "auto", [MODE_COPY] = "copy", [MODE_ZC] = "zc",
@@ -113,7 +115,7 @@ const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
 static const char * const valid_args[] = {
 	ARG_IFACE, ARG_START_QUEUE, ARG_QUEUE_COUNT, ARG_SHARED_UMEM,
 	ARG_BUSY_BUDGET, ARG_FORCE_COPY, ARG_MODE, ARG_BIND_MODE,
-	ARG_TX_KICK_US, NULL
+	ARG_TX_KICK_US, ARG_RX_REFILL, NULL
 };
 
 /* What parse_args() collects before it settles the port's fields. */
@@ -171,6 +173,18 @@ arg_bind_mode(const char *key __rte_unused, const char *v, void *opaque)
 	if (m < 0)
 		return -EINVAL;
 	((struct xdp_args *)opaque)->bind_mode = m;
+	return 0;
+}
+
+static int
+arg_rx_refill(const char *key __rte_unused, const char *v, void *opaque)
+{
+	if (v != NULL && strcmp(v, "late") == 0)
+		*(int *)opaque = MBUFX_XDP_REFILL_LATE;
+	else if (v != NULL && strcmp(v, "classic") == 0)
+		*(int *)opaque = MBUFX_XDP_REFILL_CLASSIC;
+	else
+		return -EINVAL;
 	return 0;
 }
 
@@ -253,6 +267,8 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 		{ ARG_BIND_MODE, arg_bind_mode, 1, 0 },
 		{ ARG_TX_KICK_US, arg_u32, 0,
 		  offsetof(struct xdp_pmd, tx_kick_us) },
+		{ ARG_RX_REFILL, arg_rx_refill, 0,
+		  offsetof(struct xdp_pmd, rx_refill) },
 	};
 	struct rte_kvargs *kv;
 	unsigned int i;
@@ -572,6 +588,7 @@ eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	}
 	rq->set_up = 1;
 	rq->core.scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
+	rq->core.refill_mode = (enum mbufx_xdp_refill_mode)p->rx_refill;
 	max = mbufx_xdp_rxq_max_frame(&rq->core, p->sg_kernel);
 	if (frame > max) {
 		XDP_LOG(ERR, "%s: Rx queue %u: MTU %u needs %u-byte frames; "
@@ -1169,4 +1186,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mbufx_xdp,
 	"force_copy=<0|1> "
 	"mode=<drv|skb> "
 	"bind_mode=<auto|copy|zc> "
-	"tx_kick_us=<int>");
+	"tx_kick_us=<int> "
+	"rx_refill=<late|classic>");

@@ -295,6 +295,24 @@ fill_put(struct mbufx_xdp_rxq *q, uint32_t at, const uint64_t *off,
 	}
 }
 
+/*
+ * Classic refill (MBUFX_XDP_REFILL_CLASSIC): reset the header of every
+ * buffer taken from the pool or the recycle ring before it is posted, as
+ * rte_pktmbuf_alloc_bulk() does after its mempool get, and as DPDK's
+ * net_af_xdp refills. rte_pktmbuf_reset() writes both header lines (next
+ * and tx_offload live in the second).
+ */
+static inline void
+classic_reset(struct mbufx_xdp_rxq *q, const uint64_t *off, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		rte_pktmbuf_reset(mbufx_rx_handle_from_offset(q->rx, q->base,
+							      off[i]));
+	q->st.hdr_lines += 2 * n;
+}
+
 uint32_t
 mbufx_xdp_rxq_refill(struct mbufx_xdp_rxq *q)
 {
@@ -321,6 +339,8 @@ mbufx_xdp_rxq_refill(struct mbufx_xdp_rxq *q)
 			break;
 		for (i = 0; i < k; i++)
 			off[i] = mbufx_xdp_umem_off(q, h[i]);
+		if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC)
+			classic_reset(q, off, k);
 		fill_put(q, at + n, off, k);
 		mbufx_rx_recycled(q->rx, k);
 		n += k;
@@ -328,6 +348,8 @@ mbufx_xdp_rxq_refill(struct mbufx_xdp_rxq *q)
 	while (n < free_n) {
 		k = RTE_MIN(free_n - n, (uint32_t)MBUFX_RX_BULK_MAX);
 		got = mbufx_rx_refill_offsets(q->rx, q->base, off, k);
+		if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC)
+			classic_reset(q, off, got);
 		fill_put(q, at + n, off, got);
 		n += got;
 		if (got < k)
@@ -443,7 +465,7 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 	void *h[MBUFX_XDP_MAX_FRAGS];
 	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
 	uint32_t i = 0, j, k, nseg, total;
-	uint16_t nb = 0;
+	uint16_t nb = 0, nb_classic = 0;
 	struct rte_mbuf *m;
 	int bad;
 
@@ -484,8 +506,19 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		}
 		if (likely(nseg == 1)) {
 			q->st.hdr_lines++;
-			m = mbufx_rx_attach_at(q->rx, h[0], doff[0],
-					       (uint16_t)total, 0, 0);
+			if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC) {
+				/* the header was reset at refill: the
+				 * received fields only, as net_af_xdp */
+				m = h[0];
+				m->data_off = doff[0];
+				m->pkt_len = total;
+				m->data_len = (uint16_t)total;
+				m->port = q->port;
+				nb_classic++;
+			} else {
+				m = mbufx_rx_attach_at(q->rx, h[0], doff[0],
+						       (uint16_t)total, 0, 0);
+			}
 		} else {
 			m = frame_multi(q, &d[i], h, doff, nseg, total);
 		}
@@ -496,6 +529,8 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		q->st.packets++;
 		q->st.bytes += total;
 	}
+	if (nb_classic != 0)
+		mbufx_rx_attached(q->rx, nb_classic);
 	*used = i;
 	return nb;
 }
