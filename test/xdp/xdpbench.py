@@ -31,8 +31,10 @@ traffic: net_mbufx_xdp with rx_refill=late and rx_refill=classic (what DPDK's
 net_af_xdp does: header reset at refill, received fields at completion),
 64-byte frames, 4096-descriptor rings (--rxd/--txd 4096), the mbufx pool,
 io forwarding, interleaved repetitions. Reported, as medians: the forwarding
-core's cycles per packet (rx_burst + tx_burst), forwarded Mpps, and mbuf
-header lines written per received packet (rx_hdr_lines_written). --ref adds
+core's cycles per packet (rx_burst + tx_burst; and rxonly: rx_burst + free),
+forwarded Mpps, mbuf header lines written per received packet
+(rx_hdr_lines_written), and the receive loop's instructions and simulated
+L1 misses per packet under callgrind (mbufx-xdp-rx-icount, both modes). --ref adds
 a third variant, another build's default mode (before/after a change).
 
 demo: host A pings host B and sends UDP through mbufx-l3fwd on two
@@ -253,12 +255,48 @@ def ab_run(env, topo, pmd, refill, seconds):
         tp.cmd_wait('clear port xstats all')
         rx, tx, cpp, _, el, drop = window(tp, seconds)
         hl = header_lines(tp)
+        tp.cmd_wait('set fwd rxonly')
+        _, _, rcpp, _, _, _ = window(tp, seconds)
         tp.quit()
     except Fail:
         tp.env.stop(tp.proc, 9)
         raise
-    return {'cpp': cpp, 'mpps': tx / el / 1e6, 'offered_mpps': (rx + drop) / el / 1e6,
-            'hdr_lines': hl[1] if hl else None}
+    return {'cpp': cpp, 'rxonly_cpp': rcpp, 'mpps': tx / el / 1e6,
+            'offered_mpps': (rx + drop) / el / 1e6, 'hdr_lines': hl[1] if hl else None}
+
+
+def rx_icount(build, mode, packets=100000):
+    """Instructions and simulated L1 data misses per packet of the PMD's
+    receive loop (mbufx_xdp_rx_burst() inclusive: refill and completion)
+    in one refill mode, under callgrind over the fake kernel
+    (mbufx-xdp-rx-icount); None without valgrind."""
+    import shutil
+    import tempfile
+    exe = os.path.join(build, 'test', 'xdp', 'mbufx-xdp-rx-icount')
+    if not shutil.which('valgrind') or not os.path.exists(exe):
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        cg = os.path.join(d, 'cg.out')
+        subprocess.run(['valgrind', '--tool=callgrind', '--cache-sim=yes',
+                        '--callgrind-out-file=' + cg, exe, '-l', '0', '--no-pci', '--no-huge',
+                        '-m', '256', '--file-prefix=xdpab_cg_%d' % os.getpid(),
+                        '--log-level=lib.eal:warning', '--', mode, str(packets)],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        ann = subprocess.run(['callgrind_annotate', '--inclusive=yes', cg],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             check=True).stdout.decode()
+    events = re.search(r'^Events shown:\s+(.*)$', ann, re.M).group(1).split()
+    out = {}
+    for line in ann.splitlines():
+        m = re.search(r':(mbufx_xdp_rx_burst|mbufx_xdp_rx_convert|mbufx_xdp_rxq_refill) ', line)
+        if not m:
+            continue
+        cols = re.sub(r'\(\s*[\d.]+%\)', '', line.split('???:')[0]).split()
+        v = dict(zip(events, [0 if c == '.' else int(c.replace(',', '')) for c in cols]))
+        out[m.group(1)] = {'Ir': round(v.get('Ir', 0) / packets, 1),
+                           'D1mw': round(v.get('D1mw', 0) / packets, 2),
+                           'D1mr': round(v.get('D1mr', 0) / packets, 2)}
+    return out
 
 
 def ab(build, out, reps, seconds, ref=None):
@@ -280,16 +318,20 @@ def ab(build, out, reps, seconds, ref=None):
                     for name, b, refill in order:
                         v = ab_run(env, topo, Pmd('mbufx_xdp', b), refill, seconds)
                         res.setdefault(name, []).append(v)
-                        print('  64 B rep %d %-7s %s cyc/pkt, %.3f Mpps (offered %.3f), '
-                              'hdr lines/pkt %s' % (r + 1, name, fmt(v['cpp']), v['mpps'],
-                                                    v['offered_mpps'], v['hdr_lines']),
-                              flush=True)
+                        print('  64 B rep %d %-7s io %s cyc/pkt, %.3f Mpps (offered %.3f), '
+                              'rxonly %s cyc/pkt, hdr lines/pkt %s' %
+                              (r + 1, name, fmt(v['cpp']), v['mpps'], v['offered_mpps'],
+                               fmt(v['rxonly_cpp']), v['hdr_lines']), flush=True)
             finally:
                 gen.stop()
         finally:
             topo.close()
-        med = {n: {m: median([x[m] for x in runs]) for m in ('cpp', 'mpps', 'hdr_lines')}
+        med = {n: {m: median([x[m] for x in runs])
+                   for m in ('cpp', 'rxonly_cpp', 'mpps', 'hdr_lines')}
                for n, runs in res.items()}
+        counts = {m: rx_icount(build, m) for m in ('late', 'classic')}
+        print('receive loop per packet under callgrind (Ir, L1 write/read misses): %s' %
+              counts)
         ratio = (med['classic']['cpp'] / med['late']['cpp']
                  if med['late']['cpp'] and med['classic']['cpp'] else None)
         doc = {'bench': 'xdp_ab',
@@ -303,6 +345,7 @@ def ab(build, out, reps, seconds, ref=None):
                                       if os.environ.get('MBUFX_BENCH_RT') == '1' else
                                       'normal')},
                'medians': med, 'classic_over_late_cpp': ratio, 'target': 1.10,
+               'rx_loop_per_packet_callgrind': counts,
                'runs': res}
         print('medians: %s; classic / late cycles per packet: %s (target >= 1.10)' %
               (med, '-' if ratio is None else '%.3f' % ratio))
