@@ -465,7 +465,8 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 	void *h[MBUFX_XDP_MAX_FRAGS];
 	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
 	uint32_t i = 0, j, k, nseg, total;
-	uint16_t nb = 0, nb_classic = 0;
+	uint16_t nb = 0, nb_classic = 0, singles = 0;
+	uint64_t bytes = 0;
 	struct rte_mbuf *m;
 	int bad;
 
@@ -505,7 +506,7 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 			continue;
 		}
 		if (likely(nseg == 1)) {
-			q->st.hdr_lines++;
+			singles++;
 			if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC) {
 				/* the header was reset at refill: the
 				 * received fields only, as net_af_xdp */
@@ -526,9 +527,14 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		if (m == NULL)
 			continue;
 		pkts[nb++] = m;
-		q->st.packets++;
-		q->st.bytes += total;
+		bytes += total;
 	}
+	/* counted once per call: the stores to pkts[] and the mbufs could
+	 * alias q for the compiler, which would otherwise load and store each
+	 * counter for every packet */
+	q->st.packets += nb;
+	q->st.bytes += bytes;
+	q->st.hdr_lines += singles;
 	if (nb_classic != 0)
 		mbufx_rx_attached(q->rx, nb_classic);
 	*used = i;
