@@ -49,10 +49,10 @@
  * may be called from any thread; the counters they read may lag by the
  * burst in progress. A context belongs to the process that created it.
  *
- * The API is as wide as its users. Stable: the control calls and the family
- * of devices that address buffers by offset into one region (an AF_XDP
- * UMEM) and choose where the frame starts: mbufx_rx_chunk_get() (the
- * region), mbufx_rx_refill_offsets(), mbufx_rx_buf_offset(),
+ * The API is as wide as its users. For devices that address buffers by
+ * offset into one region (an AF_XDP UMEM) and choose where the frame
+ * starts: mbufx_rx_chunk_get() (the pool's memory ranges, to build the
+ * region; experimental), mbufx_rx_refill_offsets(), mbufx_rx_buf_offset(),
  * mbufx_rx_handle_from_offset(), then mbufx_rx_attach_at() for one buffer or
  * mbufx_rx_attach_chain() for a multi-buffer frame, mbufx_rx_recycled() for
  * transmit completions posted again, mbufx_rx_attached() for buffers the
@@ -60,11 +60,11 @@
  * buffers never filled, usually with MBUFX_RX_F_NO_IOVA.
  * drivers/net/mbufx_xdp (the AF_XDP port) uses exactly these and is the
  * example to read. Experimental: the generic {addr, iova, handle} calls
- * mbufx_rx_refill(), mbufx_rx_attach() and mbufx_rx_return(), and
- * mbufx_rx_chunk_get(). A descriptor NIC's family (handles in a software
- * ring, IOVAs per burst, attach with full metadata, per-burst counting and
- * prefetch) exists only for the benchmark generator and the RX-ring model,
- * and is internal (mbufx_rx_impl.h).
+ * mbufx_rx_refill(), mbufx_rx_attach() and mbufx_rx_return(). A descriptor
+ * NIC's family (handles in a software ring, IOVAs per burst, attach with
+ * full metadata, uncounted attach and prefetch) exists only for the
+ * benchmark generator and the RX-ring model, and is internal
+ * (mbufx_rx_impl.h).
  *
  * This header is the API. The context layout, the IOVA-table helpers the
  * inline calls are built from and the internal family are in
