@@ -8,6 +8,14 @@
 # (queue_count=2), then 9000 B on ours.
 #
 #     devtools/bench-xdp.sh BUILD
+#     devtools/bench-xdp.sh BUILD ab [REF_BUILD]
+#
+# ab: the refill A/B on net_mbufx_xdp alone: rx_refill=late (late metadata
+# attach) against rx_refill=classic (net_af_xdp's refill) on the same veth
+# pair and traffic, 64 B, 4096-descriptor rings, interleaved, medians of the
+# forwarding core's cycles per packet, header lines written per packet, and
+# the receive loop's instructions per packet under callgrind; REF_BUILD adds
+# another build's default mode (before/after). Writes xdp_ab.json.
 #
 #   host A netns                    router netns                  host B netns
 #   testpmd txonly on       veth    testpmd io / rxonly     veth   kernel (drops:
@@ -27,7 +35,7 @@
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -eq 1 ] || { echo "usage: $0 BUILD"; exit 2; }
+[ $# -ge 1 ] && [ $# -le 3 ] || { echo "usage: $0 BUILD [ab [REF_BUILD]]"; exit 2; }
 build=$(cd "$1" && pwd)
 out=${MBUFX_BENCH_OUT:-$root/bench-results}
 mkdir -p "$out"
@@ -37,8 +45,14 @@ reps=${MBUFX_BENCH_REPS:-3}
 secs=${MBUFX_XDP_SECONDS:-2}
 
 rc=0
-python3 "$root/devtools/xdpbench.py" bench "$build" "$out/xdp.json" \
-    --reps "$reps" --seconds "$secs" || rc=$?
+if [ "${2:-}" = ab ]; then
+    python3 "$root/devtools/xdpbench.py" ab "$build" "$out/xdp_ab.json" \
+        --reps "${MBUFX_BENCH_REPS:-5}" --seconds "$secs" \
+        ${3:+--ref "$(cd "$3" && pwd)"} || rc=$?
+else
+    python3 "$root/devtools/xdpbench.py" bench "$build" "$out/xdp.json" \
+        --reps "$reps" --seconds "$secs" || rc=$?
+fi
 if [ $rc -eq 77 ]; then
     echo "bench-xdp: skipped (see above)"
     exit 0

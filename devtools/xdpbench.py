@@ -5,6 +5,7 @@
 AF_XDP part of `make demo`.
 
     xdpbench.py bench BUILD OUT_JSON [--reps N] [--seconds S]
+    xdpbench.py ab BUILD OUT_JSON [--reps N] [--seconds S] [--ref REF_BUILD]
     xdpbench.py demo BUILD [--seconds S]
 
 bench: one topology (xdpnet.Topo), a generator in host A (dpdk-testpmd
@@ -24,6 +25,17 @@ in the SENDER's softirq (the generator's CPU), and every transmitted frame
 inside the router's sendto() kick: Mpps is bound by the kernel, and the
 PMD's own cost is the forwarding core's cycles per packet minus the kernel
 work it triggers (rxonly: none on the forwarding core).
+
+ab: late attach against the classic refill on the same port, veth pair and
+traffic: net_mbufx_xdp with rx_refill=late and rx_refill=classic (what DPDK's
+net_af_xdp does: header reset at refill, received fields at completion),
+64-byte frames, 4096-descriptor rings (--rxd/--txd 4096), the mbufx pool,
+io forwarding, interleaved repetitions. Reported, as medians: the forwarding
+core's cycles per packet (rx_burst + tx_burst; and rxonly: rx_burst + free),
+forwarded Mpps, mbuf header lines written per received packet
+(rx_hdr_lines_written), and the receive loop's instructions and simulated
+L1 misses per packet under callgrind (mbufx-xdp-rx-icount, both modes). --ref adds
+a third variant, another build's default mode (before/after a change).
 
 demo: host A pings host B and sends UDP through mbufx-l3fwd on two
 net_mbufx_xdp ports, with live stats, for a bounded time.
@@ -182,6 +194,129 @@ def bench(build, out, reps, seconds):
             json.dump(doc, f, indent=1)
             f.write('\n')
         print('wrote %s' % out)
+        return 0
+    finally:
+        env.cleanup()
+
+
+AB_RING = 4096
+
+
+def ab_run(env, topo, pmd, refill, seconds):
+    """One io window of testpmd on two net_mbufx_xdp ports with 4096-entry
+    rings; refill: the rx_refill devarg, None for the build's default."""
+    kw = {'rx_refill': refill} if refill else None
+    args = ['--record-core-cycles', '--eth-peer=1,02:00:00:00:00:01',
+            '--rxd=%d' % AB_RING, '--txd=%d' % AB_RING, '--total-num-mbufs=32768']
+    rt = ['chrt', '-f', '50'] if os.environ.get('MBUFX_BENCH_RT') == '1' else []
+    tp = Testpmd(env, topo, pmd, args, pool='mbufx', prefix=rt, vdev_kw=kw,
+                 name='ab_%s_%d' % (refill or 'ref', env.nrun))
+    try:
+        tp.ready()
+        tp.cmd_wait('set fwd io')
+        window(tp, 0.5)                             # warm-up: rings primed
+        tp.cmd_wait('clear port xstats all')
+        rx, tx, cpp, _, el, drop = window(tp, seconds)
+        hl = header_lines(tp)
+        tp.cmd_wait('set fwd rxonly')
+        _, _, rcpp, _, _, _ = window(tp, seconds)
+        tp.quit()
+    except Fail:
+        tp.env.stop(tp.proc, 9)
+        raise
+    return {'cpp': cpp, 'rxonly_cpp': rcpp, 'mpps': tx / el / 1e6,
+            'offered_mpps': (rx + drop) / el / 1e6, 'hdr_lines': hl[1] if hl else None}
+
+
+def rx_icount(build, mode, packets=100000):
+    """Instructions and simulated L1 data misses per packet of the PMD's
+    receive loop (mbufx_xdp_rx_burst() inclusive: refill and completion)
+    in one refill mode, under callgrind over the fake kernel
+    (mbufx-xdp-rx-icount); None without valgrind."""
+    import shutil
+    import tempfile
+    exe = os.path.join(build, 'test', 'xdp', 'mbufx-xdp-rx-icount')
+    if not shutil.which('valgrind') or not os.path.exists(exe):
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        cg = os.path.join(d, 'cg.out')
+        subprocess.run(['valgrind', '--tool=callgrind', '--cache-sim=yes',
+                        '--callgrind-out-file=' + cg, exe, '-l', '0', '--no-pci', '--no-huge',
+                        '-m', '256', '--file-prefix=xdpab_cg_%d' % os.getpid(),
+                        '--log-level=lib.eal:warning', '--', mode, str(packets)],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        ann = subprocess.run(['callgrind_annotate', '--inclusive=yes', cg],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             check=True).stdout.decode()
+    events = re.search(r'^Events shown:\s+(.*)$', ann, re.M).group(1).split()
+    out = {}
+    for line in ann.splitlines():
+        m = re.search(r':(mbufx_xdp_rx_burst|mbufx_xdp_rx_convert|mbufx_xdp_rxq_refill) ', line)
+        if not m:
+            continue
+        cols = re.sub(r'\(\s*[\d.]+%\)', '', line.split('???:')[0]).split()
+        v = dict(zip(events, [0 if c == '.' else int(c.replace(',', '')) for c in cols]))
+        out[m.group(1)] = {'Ir': round(v.get('Ir', 0) / packets, 1),
+                           'D1mw': round(v.get('D1mw', 0) / packets, 2),
+                           'D1mr': round(v.get('D1mr', 0) / packets, 2)}
+    return out
+
+
+def ab(build, out, reps, seconds, ref=None):
+    env = Env(build, 'xdpab')
+    variants = [('late', build, 'late'), ('classic', build, 'classic')]
+    if ref:
+        variants.append(('ref', os.path.abspath(ref), None))
+    res = {}
+    try:
+        for _, b, _ in variants:
+            Pmd('mbufx_xdp', b).require()
+        topo = Topo(mtu=1500)
+        try:
+            gen = Generator(env, topo, 60)
+            try:
+                for r in range(reps):
+                    # interleaved, the order rotated every repetition
+                    order = variants[r % len(variants):] + variants[:r % len(variants)]
+                    for name, b, refill in order:
+                        v = ab_run(env, topo, Pmd('mbufx_xdp', b), refill, seconds)
+                        res.setdefault(name, []).append(v)
+                        print('  64 B rep %d %-7s io %s cyc/pkt, %.3f Mpps (offered %.3f), '
+                              'rxonly %s cyc/pkt, hdr lines/pkt %s' %
+                              (r + 1, name, fmt(v['cpp']), v['mpps'], v['offered_mpps'],
+                               fmt(v['rxonly_cpp']), v['hdr_lines']), flush=True)
+            finally:
+                gen.stop()
+        finally:
+            topo.close()
+        med = {n: {m: median([x[m] for x in runs])
+                   for m in ('cpp', 'rxonly_cpp', 'mpps', 'hdr_lines')}
+               for n, runs in res.items()}
+        counts = {m: rx_icount(build, m) for m in ('late', 'classic')}
+        print('receive loop per packet under callgrind (Ir, L1 write/read misses): %s' %
+              counts)
+        ratio = (med['classic']['cpp'] / med['late']['cpp']
+                 if med['late']['cpp'] and med['classic']['cpp'] else None)
+        doc = {'bench': 'xdp_ab',
+               'title': 'AF_XDP: late attach vs classic refill, net_mbufx_xdp on one veth '
+                        'pair (testpmd io, 64 B, 4096-descriptor rings)',
+               'env': {'repetitions': '%d, interleaved, medians' % reps,
+                       'window': '%.1f s io after 0.5 s warm-up' % seconds,
+                       'variants': {n: '%s rx_refill=%s' % (b, m or 'default')
+                                    for n, b, m in variants},
+                       'scheduling': ('router under SCHED_FIFO (MBUFX_BENCH_RT=1)'
+                                      if os.environ.get('MBUFX_BENCH_RT') == '1' else
+                                      'normal')},
+               'medians': med, 'classic_over_late_cpp': ratio, 'target': 1.10,
+               'rx_loop_per_packet_callgrind': counts,
+               'runs': res}
+        print('medians: %s; classic / late cycles per packet: %s (target >= 1.10)' %
+              (med, '-' if ratio is None else '%.3f' % ratio))
+        if out:
+            with open(out, 'w') as f:
+                json.dump(doc, f, indent=1)
+                f.write('\n')
+            print('wrote %s' % out)
         return 0
     finally:
         env.cleanup()
@@ -424,17 +559,20 @@ def demo(build, seconds, strict=False):
 def main(argv):
     import argparse
     ap = argparse.ArgumentParser()
-    ap.add_argument('what', choices=('bench', 'demo'))
+    ap.add_argument('what', choices=('bench', 'ab', 'demo'))
     ap.add_argument('build')
     ap.add_argument('out', nargs='?')
     ap.add_argument('--reps', type=int, default=3)
     ap.add_argument('--seconds', type=float, default=2.0)
+    ap.add_argument('--ref', help='ab: another build, run in its default mode')
     ap.add_argument('--strict', action='store_true',
                     help='demo: fail on any lost ping or datagram or router drop')
     a = ap.parse_args(argv)
     try:
         if a.what == 'bench':
             return bench(a.build, a.out, a.reps, a.seconds)
+        if a.what == 'ab':
+            return ab(a.build, a.out, a.reps, a.seconds, a.ref)
         return demo(a.build, a.seconds, a.strict)
     except Skip as e:
         print('%s: skipped: %s' % (a.what, e))

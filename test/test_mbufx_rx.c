@@ -188,6 +188,53 @@ check_buf(struct rte_mempool *mp, uint32_t flags, uint16_t room,
 }
 
 /*
+ * The context's memory ranges (mbufx_rx_chunk_get()): sorted, disjoint, and
+ * together holding every object of the pool whole; -ENOENT past the last
+ * one, -EINVAL for a NULL argument. Returns the number of ranges, or 0 on
+ * a failure (printed).
+ */
+static unsigned int
+check_ranges(const struct mbufx_rx *rx, const struct rte_mempool *mp,
+	     const uintptr_t *objs, unsigned int n)
+{
+	size_t len = mp->header_size + mp->elt_size + mp->trailer_size;
+	uintptr_t s, e, prev_e = 0;
+	unsigned int nr, i, j;
+
+	if (mbufx_rx_chunk_get(rx, 0, NULL, &e) != -EINVAL ||
+	    mbufx_rx_chunk_get(NULL, 0, &s, &e) != -EINVAL) {
+		printf("FAIL %s: chunk_get takes NULL\n", mp->name);
+		return 0;
+	}
+	for (nr = 0; mbufx_rx_chunk_get(rx, nr, &s, &e) == 0; nr++) {
+		if (e <= s || s < prev_e) {
+			printf("FAIL %s: range %u [%#" PRIxPTR ", %#" PRIxPTR
+			       ") not sorted or empty\n", mp->name, nr, s, e);
+			return 0;
+		}
+		prev_e = e;
+	}
+	if (nr == 0 || mbufx_rx_chunk_get(rx, nr, &s, &e) != -ENOENT) {
+		printf("FAIL %s: %u ranges\n", mp->name, nr);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < nr; j++) {
+			mbufx_rx_chunk_get(rx, j, &s, &e);
+			if (objs[i] - mp->header_size >= s &&
+			    objs[i] - mp->header_size + len <= e)
+				break;
+		}
+		if (j == nr) {
+			printf("FAIL %s: object %#" PRIxPTR " in no range\n",
+			       mp->name, objs[i]);
+			return 0;
+		}
+	}
+	return nr;
+}
+
+/*
  * Refill every object of mp through a context and check each buffer against
  * the header: addr == buf_addr + headroom, iova == buf_iova + headroom ==
  * rte_mempool_virt2iova(obj) + sizeof(mbuf) + priv + headroom; every object
@@ -219,9 +266,9 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 	printf("  %s: %u objs, room %u, priv %u, %u chunks, iova kind %d "
 	       "(%u pages of 2^%u)\n", mp->name, n,
 	       rte_pktmbuf_data_room_size(mp), rte_pktmbuf_priv_size(mp),
-	       info.nb_chunks, info.iova_kind, info.nb_pages, info.page_shift);
-	if ((want_kind >= 0 && (int)info.iova_kind != want_kind) ||
-			info.nb_chunks < min_chunks ||
+	       rx->nb_chunks, rx->iova_kind, rx->nb_pages, rx->page_shift);
+	if ((want_kind >= 0 && (int)rx->iova_kind != want_kind) ||
+			rx->nb_chunks < min_chunks ||
 			info.headroom != headroom || info.port != RX_PORT ||
 			info.room != rte_pktmbuf_data_room_size(mp) - headroom) {
 		printf("FAIL %s: unexpected info\n", mp->name);
@@ -248,6 +295,8 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 			      bufs[i].addr, bufs[i].iova) != TEST_SUCCESS)
 			goto out;
 	}
+	if (check_ranges(rx, mp, objs, n) == 0)
+		goto out;
 	qsort(objs, n, sizeof(*objs), ptr_cmp);
 	for (i = 1; i < n; i++)
 		if (objs[i] == objs[i - 1]) {

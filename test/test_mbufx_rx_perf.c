@@ -829,9 +829,9 @@ test_mbufx_rx_perf(void)
 		"refill by %u\", \"tx_ring\": \"%u, fast free "
 		"(rte_mempool_put_bulk, no header access)\", ",
 		POOL_SIZE, RTE_MBUF_DEFAULT_BUF_SIZE, POOL_CACHE,
-		info.nb_chunks,
-		info.iova_kind == MBUFX_RX_IOVA_LINEAR ? "one offset" :
-		info.iova_kind == MBUFX_RX_IOVA_PAGES ? "per-page table" :
+		s.rx->nb_chunks,
+		s.rx->iova_kind == MBUFX_RX_IOVA_LINEAR ? "one offset" :
+		s.rx->iova_kind == MBUFX_RX_IOVA_PAGES ? "per-page table" :
 		"chunk search", BURST, BURST, TX_RING);
 	env_add(env, sizeof(env), &off,
 		"\"device\": \"frame and descriptor write-back between refill "

@@ -408,10 +408,19 @@ mbufx_rx_info_get(const struct mbufx_rx *rx, struct mbufx_rx_info *info)
 	info->headroom = rx->headroom;
 	info->room = rx->room;
 	info->data_offset = rx->data_offset;
-	info->nb_chunks = rx->nb_chunks;
-	info->iova_kind = rx->iova_kind;
-	info->page_shift = rx->page_shift;
-	info->nb_pages = rx->nb_pages;
+	return 0;
+}
+
+int
+mbufx_rx_chunk_get(const struct mbufx_rx *rx, unsigned int idx,
+		   uintptr_t *start, uintptr_t *end)
+{
+	if (rx == NULL || start == NULL || end == NULL)
+		return -EINVAL;
+	if (idx >= rx->nb_chunks)
+		return -ENOENT;
+	*start = rx->chunks[idx].start;
+	*end = rx->chunks[idx].end;
 	return 0;
 }
 

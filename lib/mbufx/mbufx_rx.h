@@ -49,28 +49,27 @@
  * may be called from any thread; the counters they read may lag by the
  * burst in progress. A context belongs to the process that created it.
  *
- * Two fast-path families; a PMD uses the one that matches how its device
- * names a buffer:
- *  - descriptor NICs (a descriptor holds an IOVA): mbufx_rx_refill() into
- *    {addr, iova, handle} entries, or mbufx_rx_refill_bulk() into a software
- *    ring of handles with mbufx_rx_handle_iova() / mbufx_rx_handle_addr()
- *    per descriptor (or mbufx_rx_refill_iova(), the IOVAs of the burst in
- *    one loop); then mbufx_rx_attach(), mbufx_rx_attach_meta() or
- *    mbufx_rx_attach_burst(), or in a receive loop over descriptors
- *    mbufx_rx_attach_uncounted() per buffer (mbufx_rx_prefetch() a burst
- *    ahead) and mbufx_rx_attached() once per burst, and mbufx_rx_return() /
- *    mbufx_rx_return_handles() for buffers never filled;
- *  - devices addressing buffers by offset into one region (an AF_XDP UMEM),
- *    which choose where the frame starts: mbufx_rx_refill_offsets(),
- *    mbufx_rx_handle_from_offset(), then mbufx_rx_attach_at() for one
- *    buffer or mbufx_rx_attach_chain() for a multi-buffer frame, usually
- *    with MBUFX_RX_F_NO_IOVA. drivers/net/mbufx_xdp (the AF_XDP port) is
- *    the first real user of this family and the example to read.
- * mbufx_rx_recycled() and the control calls serve both.
+ * The API is as wide as its users. For devices that address buffers by
+ * offset into one region (an AF_XDP UMEM) and choose where the frame
+ * starts: mbufx_rx_chunk_get() (the pool's memory ranges, to build the
+ * region; experimental), mbufx_rx_refill_offsets(), mbufx_rx_buf_offset(),
+ * mbufx_rx_handle_from_offset(), then mbufx_rx_attach_at() for one buffer or
+ * mbufx_rx_attach_chain() for a multi-buffer frame, mbufx_rx_recycled() for
+ * transmit completions posted again, mbufx_rx_attached() for buffers the
+ * caller turned into mbufs itself, and mbufx_rx_return_handles() for
+ * buffers never filled, usually with MBUFX_RX_F_NO_IOVA.
+ * drivers/net/mbufx_xdp (the AF_XDP port) uses exactly these and is the
+ * example to read. Experimental: the generic {addr, iova, handle} calls
+ * mbufx_rx_refill(), mbufx_rx_attach() and mbufx_rx_return(). A descriptor
+ * NIC's family (handles in a software ring, IOVAs per burst, attach with
+ * full metadata, uncounted attach and prefetch) exists only for the
+ * benchmark generator and the RX-ring model, and is internal
+ * (mbufx_rx_impl.h).
  *
- * This header is the API. The context layout and the IOVA-table helpers
- * the inline calls are built from are in mbufx_rx_impl.h, included from
- * here and not for direct inclusion.
+ * This header is the API. The context layout, the IOVA-table helpers the
+ * inline calls are built from and the internal family are in
+ * mbufx_rx_impl.h, an indirect header: included from here, not for direct
+ * inclusion.
  *
  * The guide: doc/guides/prog_guide/late_attach.rst.
  *
@@ -86,6 +85,7 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_compat.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_prefetch.h>
@@ -112,20 +112,6 @@ struct mbufx_rx_buf {
 };
 
 /**
- * Receive metadata for mbufx_rx_attach_meta() / mbufx_rx_attach_burst():
- * what a PMD takes from a completed descriptor.
- */
-struct mbufx_rx_meta {
-	uint64_t ol_flags;	/**< RTE_MBUF_F_RX_* flags */
-	uint32_t packet_type;	/**< RTE_PTYPE_* */
-	uint32_t rss;		/**< hash.rss (hash.fdir.lo) */
-	uint32_t hash_hi;	/**< hash.fdir.hi (FDIR id / flex bytes), else 0 */
-	uint16_t len;		/**< frame length: pkt_len = data_len = len */
-	uint16_t vlan_tci;	/**< stripped VLAN TCI (RTE_MBUF_F_RX_VLAN) */
-	uint16_t vlan_tci_outer; /**< stripped outer TCI (RTE_MBUF_F_RX_QINQ) */
-};
-
-/**
  * Counters of an rx context (or the sum over a pool's contexts). Its one
  * list of names is mbufx_rx_stats_fields().
  */
@@ -149,24 +135,6 @@ struct mbufx_rx_stats {
 	uint64_t posted;
 };
 
-/** How an rx context computes IOVAs (see struct mbufx_rx_info). */
-enum mbufx_rx_iova_kind {
-	/** One offset for the whole pool (IOVA as VA, or a single chunk). */
-	MBUFX_RX_IOVA_LINEAR = 0,
-	/**
-	 * Per-chunk offsets, looked up by a branch-free search of the sorted
-	 * chunk table (only when chunks of different offsets share a page).
-	 */
-	MBUFX_RX_IOVA_TABLE,
-	/** No IOVA: MBUFX_RX_F_NO_IOVA, every buf.iova is RTE_BAD_IOVA. */
-	MBUFX_RX_IOVA_NONE,
-	/**
-	 * Per-chunk offsets, one per page of the pool's address span in a
-	 * direct table: one load (the usual case with hugepages in PA mode).
-	 */
-	MBUFX_RX_IOVA_PAGES,
-};
-
 /** Static facts about an rx context, for logs and tests. */
 struct mbufx_rx_info {
 	struct rte_mempool *mp;		/**< the pool */
@@ -174,10 +142,6 @@ struct mbufx_rx_info {
 	uint16_t headroom;		/**< data_off written at attach */
 	uint16_t room;			/**< bytes a buffer takes at addr */
 	uint32_t data_offset;		/**< addr - handle */
-	uint32_t nb_chunks;		/**< pool chunks (same-offset neighbours merged) */
-	enum mbufx_rx_iova_kind iova_kind; /**< how IOVAs are computed */
-	uint32_t page_shift;		/**< PAGES: log2 of the table's page */
-	uint32_t nb_pages;		/**< PAGES: table entries */
 };
 
 /**
@@ -250,6 +214,29 @@ void mbufx_rx_free(struct mbufx_rx *rx);
 int mbufx_rx_info_get(const struct mbufx_rx *rx, struct mbufx_rx_info *info);
 
 /**
+ * The pool's memory, as the context sees it: chunk idx of the pool's
+ * memory chunks sorted by address, neighbours that are contiguous in
+ * virtual and IOVA space merged. A device that addresses buffers by offset
+ * into one region (an AF_XDP UMEM) builds the region from these ranges
+ * instead of walking and sorting the pool's chunks again.
+ *
+ * @param rx
+ *   The context.
+ * @param idx
+ *   Range index, from 0.
+ * @param start
+ *   Set to the range's first byte.
+ * @param end
+ *   Set to one past its last byte.
+ * @return
+ *   0; -ENOENT when idx is past the last range (idx == 0 never is: a
+ *   context's pool has memory); -EINVAL when an argument is NULL.
+ */
+__rte_experimental
+int mbufx_rx_chunk_get(const struct mbufx_rx *rx, unsigned int idx,
+		uintptr_t *start, uintptr_t *end);
+
+/**
  * Counters of one context.
  *
  * @param rx
@@ -317,6 +304,7 @@ void mbufx_rx_dump(FILE *f, const struct mbufx_rx *rx);
  *   How many buffers were taken (< n only when the pool ran dry: counted in
  *   refill_fails and refill_missed).
  */
+__rte_experimental
 static inline unsigned int
 mbufx_rx_refill(struct mbufx_rx *rx, struct mbufx_rx_buf *bufs, unsigned int n)
 {
@@ -332,101 +320,6 @@ mbufx_rx_refill(struct mbufx_rx *rx, struct mbufx_rx_buf *bufs, unsigned int n)
 	}
 	MBUFX_RX_CNT_ADD(rx, refilled, done);
 	return done;
-}
-
-/**
- * Data address of a posted buffer, from its handle, without touching it.
- *
- * @param rx
- *   The context the buffer came from.
- * @param handle
- *   The buffer's handle.
- * @return
- *   Where the frame goes (buf_addr + headroom of the mbuf).
- */
-static inline void *
-mbufx_rx_handle_addr(const struct mbufx_rx *rx, const void *handle)
-{
-	return RTE_PTR_ADD((uintptr_t)handle, rx->data_offset);
-}
-
-/**
- * IOVA of a posted buffer's data address, from its handle, without touching
- * the buffer (address arithmetic over the pool's chunks).
- *
- * @param rx
- *   The context the buffer came from.
- * @param handle
- *   The buffer's handle.
- * @return
- *   The IOVA of mbufx_rx_handle_addr(); RTE_BAD_IOVA for a context created
- *   with MBUFX_RX_F_NO_IOVA.
- */
-static inline rte_iova_t
-mbufx_rx_handle_iova(const struct mbufx_rx *rx, const void *handle)
-{
-	return mbufx_rx_va2iova(rx, (uintptr_t)handle + rx->data_offset,
-				rx->iova_kind);
-}
-
-/**
- * Refill shaped like a PMD's: n handles straight into a software ring, all
- * or nothing, no header access. The caller then programs each descriptor
- * with mbufx_rx_handle_iova() (and, for a software device,
- * mbufx_rx_handle_addr()).
- *
- * @param rx
- *   The context.
- * @param handles
- *   Array of n entries, filled on success.
- * @param n
- *   Number of buffers wanted.
- * @return
- *   0, or -ENOBUFS (nothing taken; counted in refill_fails and
- *   refill_missed) when the pool cannot give n.
- */
-static inline int
-mbufx_rx_refill_bulk(struct mbufx_rx *rx, void **handles, unsigned int n)
-{
-	if (unlikely(n == 0))	/* never ask a pool for zero objects */
-		return 0;
-	if (unlikely(rte_mempool_get_bulk(rx->mp, handles, n) != 0)) {
-		MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
-		MBUFX_RX_CNT_ADD(rx, refill_missed, n);
-		return -ENOBUFS;
-	}
-	MBUFX_RX_CNT_ADD(rx, refilled, n);
-	return 0;
-}
-
-/**
- * mbufx_rx_refill_bulk() that also gives the IOVA of each buffer's data
- * address, computed for the whole burst in one loop (the translation's
- * fields read once): a descriptor NIC's refill, which then programs
- * descriptor i with iova[i]. No header access.
- *
- * @param rx
- *   The context.
- * @param handles
- *   Array of n entries, filled on success.
- * @param iova
- *   Array of n entries, filled on success: mbufx_rx_handle_iova() of each
- *   handle (RTE_BAD_IOVA for a context created with MBUFX_RX_F_NO_IOVA).
- * @param n
- *   Number of buffers wanted.
- * @return
- *   0, or -ENOBUFS (nothing taken; counted in refill_fails and
- *   refill_missed) when the pool cannot give n.
- */
-static inline int
-mbufx_rx_refill_iova(struct mbufx_rx *rx, void **handles, rte_iova_t *iova,
-		unsigned int n)
-{
-	int ret = mbufx_rx_refill_bulk(rx, handles, n);
-
-	if (likely(ret == 0))
-		mbufx_rx_iova_burst(rx, handles, iova, n);
-	return ret;
 }
 
 /**
@@ -452,127 +345,13 @@ mbufx_rx_refill_iova(struct mbufx_rx *rx, void **handles, rte_iova_t *iova,
  * @return
  *   The mbuf (never NULL).
  */
+__rte_experimental
 static inline struct rte_mbuf *
 mbufx_rx_attach(struct mbufx_rx *rx, const struct mbufx_rx_buf *b,
 		uint16_t len, uint64_t ol_flags, uint32_t ptype)
 {
 	MBUFX_RX_CNT_ADD(rx, attached, 1);
 	return mbufx_rx_fill(rx, b->handle, ol_flags, ptype, len, 0, 0, 0, 0);
-}
-
-/**
- * mbufx_rx_attach() with the full metadata (hash, VLAN tags) and a handle,
- * for receive paths that keep only handles in their software ring.
- *
- * @param rx
- *   The context the buffer came from.
- * @param handle
- *   The buffer's handle.
- * @param meta
- *   Receive metadata; meta->len at most the context's room.
- * @return
- *   The mbuf (never NULL).
- */
-static inline struct rte_mbuf *
-mbufx_rx_attach_meta(struct mbufx_rx *rx, void *handle,
-		const struct mbufx_rx_meta *meta)
-{
-	MBUFX_RX_CNT_ADD(rx, attached, 1);
-	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
-			     meta->len, meta->rss, meta->hash_hi,
-			     meta->vlan_tci, meta->vlan_tci_outer);
-}
-
-/**
- * mbufx_rx_attach_meta() for a receive loop that counts its burst once:
- * the same writes, not counted. The loop ends with mbufx_rx_attached() of
- * the number of buffers it attached, before the mbufs leave the receive
- * call (the counters' invariants hold between bursts). One counter update
- * per burst instead of one per packet: a per-packet read-modify-write of
- * the counter in memory chains every packet of the loop to the previous
- * one's store.
- *
- * @param rx
- *   The context the buffer came from.
- * @param handle
- *   The buffer's handle.
- * @param meta
- *   Receive metadata; meta->len at most the context's room.
- * @return
- *   The mbuf (never NULL).
- */
-static inline struct rte_mbuf *
-mbufx_rx_attach_uncounted(const struct mbufx_rx *rx, void *handle,
-		const struct mbufx_rx_meta *meta)
-{
-	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
-			     meta->len, meta->rss, meta->hash_hi,
-			     meta->vlan_tci, meta->vlan_tci_outer);
-}
-
-/**
- * Prefetch the header line that attach will write in the buffer of
- * @p handle (the mbuf's first cache line); reads nothing. Late attach
- * touches that line once, a transmit and a receive ring lap after the
- * application last did, so it has often left L2 by then: a receive loop
- * that, while attaching descriptor i, prefetches the buffer posted at
- * descriptor i + burst size (the one the next burst attaches) takes those
- * misses in the background instead of one after another in the burst.
- *
- * @param handle
- *   A posted buffer's handle.
- */
-static inline void
-mbufx_rx_prefetch(const void *handle)
-{
-	rte_prefetch0(RTE_PTR_ADD(handle, offsetof(struct rte_mbuf, rearm_data)));
-}
-
-/**
- * Count n buffers attached with mbufx_rx_attach_uncounted() (in attached).
- *
- * @param rx
- *   The context.
- * @param n
- *   Number of buffers.
- */
-static inline void
-mbufx_rx_attached(struct mbufx_rx *rx, unsigned int n)
-{
-	MBUFX_RX_CNT_ADD(rx, attached, n);
-}
-
-/**
- * Burst form of mbufx_rx_attach_meta().
- *
- * @param rx
- *   The context the buffers came from.
- * @param handles
- *   n handles.
- * @param meta
- *   n metadata entries, meta[i] for handles[i].
- * @param pkts
- *   Receives the n mbufs.
- * @param n
- *   Number of buffers.
- * @return
- *   n.
- */
-static inline unsigned int
-mbufx_rx_attach_burst(struct mbufx_rx *rx, void * const *handles,
-		const struct mbufx_rx_meta *meta, struct rte_mbuf **pkts,
-		unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		pkts[i] = mbufx_rx_fill(rx, handles[i], meta[i].ol_flags,
-					meta[i].packet_type, meta[i].len,
-					meta[i].rss, meta[i].hash_hi,
-					meta[i].vlan_tci,
-					meta[i].vlan_tci_outer);
-	MBUFX_RX_CNT_ADD(rx, attached, n);
-	return n;
 }
 
 /**
@@ -606,6 +385,7 @@ mbufx_rx_return_handles(struct mbufx_rx *rx, void * const *handles,
  * @param n
  *   Number of buffers.
  */
+__rte_experimental
 static inline void
 mbufx_rx_return(struct mbufx_rx *rx, const struct mbufx_rx_buf *bufs,
 		unsigned int n)
@@ -714,6 +494,24 @@ static inline void
 mbufx_rx_recycled(struct mbufx_rx *rx, unsigned int n)
 {
 	MBUFX_RX_CNT_ADD(rx, recycled, n);
+}
+
+/**
+ * Count n buffers of the context leaving the posted state as received
+ * mbufs without an attach call counting them (in attached): a receive loop
+ * that writes the mbufs itself (net_mbufx_xdp's classic refill mode, whose
+ * headers were reset when posted), counting once per burst, before the
+ * mbufs leave the receive call.
+ *
+ * @param rx
+ *   The context.
+ * @param n
+ *   Number of buffers.
+ */
+static inline void
+mbufx_rx_attached(struct mbufx_rx *rx, unsigned int n)
+{
+	MBUFX_RX_CNT_ADD(rx, attached, n);
 }
 
 /**

@@ -10,21 +10,40 @@
  * mbufx late attach: the IOVA-table machinery behind the inline fast path.
  *
  * Not for direct inclusion: include mbufx_rx.h, which includes this file.
- * Everything here is internal: the layout of an rx context and the helpers
+ * Everything here is internal: the layout of an rx context, the helpers
  * the inline refill and attach calls of mbufx_rx.h are built from (address
  * to IOVA over the pool's chunks, buffer description, first-cache-line
- * writes, the counter macro). It is installed only because those calls are
- * inline; applications and PMDs must not use it, and it may change in any
- * release.
+ * writes, the counter macro), and the descriptor-NIC family that only the
+ * benchmark generator and the library's tests use. It is installed only
+ * because those calls are inline; applications and PMDs must not use it,
+ * and it may change in any release.
  */
 
 #ifndef MBUFX_RX_H
-#error "do not include mbufx_rx_impl.h directly: include mbufx_rx.h"
+#error "mbufx_rx_impl.h is not for direct inclusion: include mbufx_rx.h"
 #endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** @internal How an rx context computes IOVAs. */
+enum mbufx_rx_iova_kind {
+	/** One offset for the whole pool (IOVA as VA, or a single chunk). */
+	MBUFX_RX_IOVA_LINEAR = 0,
+	/**
+	 * Per-chunk offsets, looked up by a branch-free search of the sorted
+	 * chunk table (only when chunks of different offsets share a page).
+	 */
+	MBUFX_RX_IOVA_TABLE,
+	/** No IOVA: MBUFX_RX_F_NO_IOVA, every buf.iova is RTE_BAD_IOVA. */
+	MBUFX_RX_IOVA_NONE,
+	/**
+	 * Per-chunk offsets, one per page of the pool's address span in a
+	 * direct table: one load (the usual case with hugepages in PA mode).
+	 */
+	MBUFX_RX_IOVA_PAGES,
+};
 
 /** @internal A memory chunk of the pool: [start, end), one IOVA offset. */
 struct mbufx_rx_chunk {
@@ -302,6 +321,240 @@ mbufx_rx_fill_seg(struct rte_mbuf *m, uint64_t rearm, uint64_t ol_flags,
 	m->hash.fdir.lo = 0;
 	m->hash.fdir.hi = 0;
 	m->vlan_tci_outer = 0;
+}
+
+
+/*
+ * The descriptor-NIC family: a device whose descriptors hold an IOVA, with
+ * the receive loop keeping handles in a software ring. Internal: its only
+ * users are the benchmark generator (app/common/app_gen.c) and the
+ * library's tests and RX-ring model (test/test_mbufx_rx*.c); a PMD of that
+ * kind would make them public with the shape it needs.
+ */
+
+/**
+ * @internal
+ * Receive metadata for mbufx_rx_attach_meta() / mbufx_rx_attach_burst():
+ * what a PMD takes from a completed descriptor.
+ */
+struct mbufx_rx_meta {
+	uint64_t ol_flags;	/**< RTE_MBUF_F_RX_* flags */
+	uint32_t packet_type;	/**< RTE_PTYPE_* */
+	uint32_t rss;		/**< hash.rss (hash.fdir.lo) */
+	uint32_t hash_hi;	/**< hash.fdir.hi (FDIR id / flex bytes), else 0 */
+	uint16_t len;		/**< frame length: pkt_len = data_len = len */
+	uint16_t vlan_tci;	/**< stripped VLAN TCI (RTE_MBUF_F_RX_VLAN) */
+	uint16_t vlan_tci_outer; /**< stripped outer TCI (RTE_MBUF_F_RX_QINQ) */
+};
+
+/**
+ * @internal
+ * Data address of a posted buffer, from its handle, without touching it.
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @return
+ *   Where the frame goes (buf_addr + headroom of the mbuf).
+ */
+static inline void *
+mbufx_rx_handle_addr(const struct mbufx_rx *rx, const void *handle)
+{
+	return RTE_PTR_ADD((uintptr_t)handle, rx->data_offset);
+}
+
+
+/**
+ * @internal
+ * IOVA of a posted buffer's data address, from its handle, without touching
+ * the buffer (address arithmetic over the pool's chunks).
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @return
+ *   The IOVA of mbufx_rx_handle_addr(); RTE_BAD_IOVA for a context created
+ *   with MBUFX_RX_F_NO_IOVA.
+ */
+static inline rte_iova_t
+mbufx_rx_handle_iova(const struct mbufx_rx *rx, const void *handle)
+{
+	return mbufx_rx_va2iova(rx, (uintptr_t)handle + rx->data_offset,
+				rx->iova_kind);
+}
+
+
+/**
+ * @internal
+ * Refill shaped like a PMD's: n handles straight into a software ring, all
+ * or nothing, no header access. The caller then programs each descriptor
+ * with mbufx_rx_handle_iova() (and, for a software device,
+ * mbufx_rx_handle_addr()).
+ *
+ * @param rx
+ *   The context.
+ * @param handles
+ *   Array of n entries, filled on success.
+ * @param n
+ *   Number of buffers wanted.
+ * @return
+ *   0, or -ENOBUFS (nothing taken; counted in refill_fails and
+ *   refill_missed) when the pool cannot give n.
+ */
+static inline int
+mbufx_rx_refill_bulk(struct mbufx_rx *rx, void **handles, unsigned int n)
+{
+	if (unlikely(n == 0))	/* never ask a pool for zero objects */
+		return 0;
+	if (unlikely(rte_mempool_get_bulk(rx->mp, handles, n) != 0)) {
+		MBUFX_RX_CNT_ADD(rx, refill_fails, 1);
+		MBUFX_RX_CNT_ADD(rx, refill_missed, n);
+		return -ENOBUFS;
+	}
+	MBUFX_RX_CNT_ADD(rx, refilled, n);
+	return 0;
+}
+
+
+/**
+ * @internal
+ * mbufx_rx_refill_bulk() that also gives the IOVA of each buffer's data
+ * address, computed for the whole burst in one loop (the translation's
+ * fields read once): a descriptor NIC's refill, which then programs
+ * descriptor i with iova[i]. No header access.
+ *
+ * @param rx
+ *   The context.
+ * @param handles
+ *   Array of n entries, filled on success.
+ * @param iova
+ *   Array of n entries, filled on success: mbufx_rx_handle_iova() of each
+ *   handle (RTE_BAD_IOVA for a context created with MBUFX_RX_F_NO_IOVA).
+ * @param n
+ *   Number of buffers wanted.
+ * @return
+ *   0, or -ENOBUFS (nothing taken; counted in refill_fails and
+ *   refill_missed) when the pool cannot give n.
+ */
+static inline int
+mbufx_rx_refill_iova(struct mbufx_rx *rx, void **handles, rte_iova_t *iova,
+		unsigned int n)
+{
+	int ret = mbufx_rx_refill_bulk(rx, handles, n);
+
+	if (likely(ret == 0))
+		mbufx_rx_iova_burst(rx, handles, iova, n);
+	return ret;
+}
+
+
+/**
+ * @internal
+ * mbufx_rx_attach() with the full metadata (hash, VLAN tags) and a handle,
+ * for receive paths that keep only handles in their software ring.
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @param meta
+ *   Receive metadata; meta->len at most the context's room.
+ * @return
+ *   The mbuf (never NULL).
+ */
+static inline struct rte_mbuf *
+mbufx_rx_attach_meta(struct mbufx_rx *rx, void *handle,
+		const struct mbufx_rx_meta *meta)
+{
+	MBUFX_RX_CNT_ADD(rx, attached, 1);
+	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
+			     meta->len, meta->rss, meta->hash_hi,
+			     meta->vlan_tci, meta->vlan_tci_outer);
+}
+
+/**
+ * @internal
+ * mbufx_rx_attach_meta() for a receive loop that counts its burst once:
+ * the same writes, not counted. The loop ends with mbufx_rx_attached()
+ * (mbufx_rx.h) of the number of buffers it attached, before the mbufs
+ * leave the receive call (the counters' invariants hold between bursts). One counter update
+ * per burst instead of one per packet: a per-packet read-modify-write of
+ * the counter in memory chains every packet of the loop to the previous
+ * one's store.
+ *
+ * @param rx
+ *   The context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @param meta
+ *   Receive metadata; meta->len at most the context's room.
+ * @return
+ *   The mbuf (never NULL).
+ */
+static inline struct rte_mbuf *
+mbufx_rx_attach_uncounted(const struct mbufx_rx *rx, void *handle,
+		const struct mbufx_rx_meta *meta)
+{
+	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
+			     meta->len, meta->rss, meta->hash_hi,
+			     meta->vlan_tci, meta->vlan_tci_outer);
+}
+
+
+/**
+ * @internal
+ * Prefetch the header line that attach will write in the buffer of
+ * @p handle (the mbuf's first cache line); reads nothing. Late attach
+ * touches that line once, a transmit and a receive ring lap after the
+ * application last did, so it has often left L2 by then: a receive loop
+ * that, while attaching descriptor i, prefetches the buffer posted at
+ * descriptor i + burst size (the one the next burst attaches) takes those
+ * misses in the background instead of one after another in the burst.
+ *
+ * @param handle
+ *   A posted buffer's handle.
+ */
+static inline void
+mbufx_rx_prefetch(const void *handle)
+{
+	rte_prefetch0(RTE_PTR_ADD(handle, offsetof(struct rte_mbuf, rearm_data)));
+}
+
+
+/**
+ * @internal
+ * Burst form of mbufx_rx_attach_meta().
+ *
+ * @param rx
+ *   The context the buffers came from.
+ * @param handles
+ *   n handles.
+ * @param meta
+ *   n metadata entries, meta[i] for handles[i].
+ * @param pkts
+ *   Receives the n mbufs.
+ * @param n
+ *   Number of buffers.
+ * @return
+ *   n.
+ */
+static inline unsigned int
+mbufx_rx_attach_burst(struct mbufx_rx *rx, void * const *handles,
+		const struct mbufx_rx_meta *meta, struct rte_mbuf **pkts,
+		unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		pkts[i] = mbufx_rx_fill(rx, handles[i], meta[i].ol_flags,
+					meta[i].packet_type, meta[i].len,
+					meta[i].rss, meta[i].hash_hi,
+					meta[i].vlan_tci,
+					meta[i].vlan_tci_outer);
+	MBUFX_RX_CNT_ADD(rx, attached, n);
+	return n;
 }
 
 #ifdef __cplusplus

@@ -15,7 +15,8 @@
  * become chains, or are dropped without scatter) and 9344-byte (they are
  * coalesced into one segment), each the UMEM of one queue.
  *
- * Input: a flags byte (queue, scatter), then rounds. A round is a count of
+ * Input: a flags byte (queue, scatter, refill mode: late or classic), then
+ * rounds. A round is a count of
  * descriptors (as many as the RX ring takes), then each descriptor:
  *   kind % 4 == 0, 1  a buffer the kernel took from the fill ring, with a
  *                     length and the continuation flag from the input, its
@@ -33,6 +34,7 @@
  * as at socket close) the pool is full again: nothing lost, nothing twice.
  */
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +103,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int idle;
 
 	q->scatter = (flags >> 1) & 1;
+	q->refill_mode = (flags >> 2) & 1 ? MBUFX_XDP_REFILL_CLASSIC :
+		MBUFX_XDP_REFILL_LATE;
 	q->contd_skip = 0;
 	FUZZ_CHECK(fk_rx_init(q, RING) == 0, "rings");
 	/* a multi-buffer socket: frames of several descriptors */
@@ -153,6 +157,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				   pkts[i]->pool->name);
 			FUZZ_CHECK(pkts[i]->pkt_len <= max, "frame of %u bytes, largest %u",
 				   pkts[i]->pkt_len, max);
+			/* no stale metadata, in either refill mode */
+			FUZZ_CHECK(pkts[i]->ol_flags == 0 && pkts[i]->packet_type == 0,
+				   "frame %u: ol_flags %#" PRIx64 " ptype %#x", i,
+				   pkts[i]->ol_flags, pkts[i]->packet_type);
 			rte_pktmbuf_free(pkts[i]);
 		}
 	}

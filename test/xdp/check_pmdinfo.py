@@ -13,7 +13,7 @@ import sys
 WANT = {"iface": "<string>", "start_queue": "<int>", "queue_count": "<int>",
         "shared_umem": "<0|1>", "busy_budget": "<int>", "force_copy": "<0|1>",
         "mode": "<drv|skb>", "bind_mode": "<auto|copy|zc>",
-        "tx_kick_us": "<int>"}
+        "tx_kick_us": "<int>", "rx_refill": "<late|classic>"}
 
 
 def main():

@@ -560,6 +560,8 @@ def case_bad_args(env):
         dies_cleanly(env, topo, pmd, 'iface=%s,mode=hw' % r0, ['mode'], 'offload attach mode')
         dies_cleanly(env, topo, pmd, 'iface=%s,bind_mode=bogus' % r0, ['bind_mode'],
                      'bad bind mode')
+        dies_cleanly(env, topo, pmd, 'iface=%s,rx_refill=eager' % r0, ['rx_refill'],
+                     'bad refill mode')
         dies_cleanly(env, topo, pmd, 'iface=%s,mode=copy,bind_mode=copy' % r0,
                      ['bind_mode only'], 'mode and bind_mode both')
         dies_cleanly(env, topo, pmd, 'iface=%s,force_copy=1,bind_mode=zc' % r0,
@@ -893,6 +895,8 @@ def case_stop_start(env, kind='mbufx_xdp'):
         check(kind != 'mbufx_xdp' or bl.sent > 1000, 'only %d frames sent', bl.sent)
         st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
         check(st[0][0] > 100, 'stats %s', st)
+        if kind == 'mbufx_xdp':
+            check_late_xstats(tp)
         in_use = tp.pools_in_use()
         tp.quit()
         if kind == 'mbufx_xdp':
@@ -901,22 +905,45 @@ def case_stop_start(env, kind='mbufx_xdp'):
             print('net_af_xdp: mbufs still out after close: %s' % in_use)
 
 
+def check_late_xstats(tp, port=0):
+    """Port xstats: the late-attach context's counters under their one name
+    (rx_late_*), consistent with each other, and no second count of them."""
+    xs = {k: int(v) for k, v in
+          re.findall(r'^\s*(\w+):\s+(\d+)\s*$', tp.cmd_wait('show port xstats %d' % port),
+                     re.M)}
+    check(xs.get('rx_late_refilled', 0) > 0 and xs.get('rx_late_attached', 0) > 0,
+          'late-attach xstats missing: %s', xs)
+    check(not {'rx_refill_pool', 'rx_recycled_buffers'} & set(xs),
+          'late-attach events counted twice: %s', xs)
+    check(xs['rx_late_refilled'] + xs['rx_late_recycled'] - xs['rx_late_attached'] -
+          xs['rx_late_returned'] == xs['rx_late_posted'], 'late-attach xstats: %s', xs)
+
+
 def case_l2fwd(env):
-    """mbufx-l2fwd on net_mbufx_xdp: MAC rewrite, a VLAN pushed into the headroom, exact bytes."""
+    """mbufx-l2fwd on net_mbufx_xdp, in both refill modes (rx_refill=late, the
+    default, and classic, net_af_xdp's way): MAC rewrite, a VLAN pushed into
+    the headroom, exact bytes, no mbuf out at exit."""
     with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
-        r = Router(env, topo, pmd, env.l2fwd,
-                   ['-p', '3', '-q', '2', '-T', '0', '--link-wait', '5', '--vlan-push', '1:100:3',
-                    '--summary', env.path('router.json')], mem=256)
-        r.wait_for('forwarding on')
-        macs = {int(p): m.lower() for p, m in
-                re.findall(r'^port (\d+): \S+ \(\S+\) ([0-9A-Fa-f:]{17})', r.log(), re.M)}
-        frames = [udp_frame(topo, sz, ident=i) for i, sz in enumerate(STD_SIZES)] * 2
-        got = mode_traffic(topo, frames, ipv4_only=False)
-        tci = struct.pack('!HH', 0x8100, 3 << 13 | 100)
-        compare_frames(got, [mac('02:00:00:00:00:01') + mac(macs[1]) + tci + f[12:]
-                             for f in frames], 'l2fwd: frames at host B')
-        s = finish_l3fwd(r)
-        check(s['ports'][0]['rx_pkts'] == len(frames), 'l2fwd port 0 rx %s', s['ports'])
+        for refill in ('late', 'classic'):
+            trace('rx_refill=%s' % refill)
+            name = 'router_%s' % refill
+            r = Router(env, topo, pmd, env.l2fwd,
+                       ['-p', '3', '-q', '2', '-T', '0', '--link-wait', '5',
+                        '--vlan-push', '1:100:3', '--summary', env.path(name + '.json')],
+                       mem=256, vdev_kw={'rx_refill': refill}, name=name)
+            r.wait_for('forwarding on')
+            macs = {int(p): m.lower() for p, m in
+                    re.findall(r'^port (\d+): \S+ \(\S+\) ([0-9A-Fa-f:]{17})', r.log(),
+                               re.M)}
+            frames = [udp_frame(topo, sz, ident=i) for i, sz in enumerate(STD_SIZES)] * 2
+            got = mode_traffic(topo, frames, ipv4_only=False)
+            tci = struct.pack('!HH', 0x8100, 3 << 13 | 100)
+            compare_frames(got, [mac('02:00:00:00:00:01') + mac(macs[1]) + tci + f[12:]
+                                 for f in frames], 'l2fwd, rx_refill=%s: frames at host B' %
+                           refill)
+            s = finish_l3fwd(r)
+            check(s['ports'][0]['rx_pkts'] == len(frames), 'l2fwd, rx_refill=%s: port 0 rx %s',
+                  refill, s['ports'])
 
 
 def case_stock_jumbo(env):

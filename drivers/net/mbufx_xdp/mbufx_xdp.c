@@ -75,6 +75,7 @@
 #include <rte_kvargs.h>
 #include <rte_malloc.h>
 
+#include "mbufx_stats.h"
 #include "mbufx_xdp.h"
 #include "mbufx_xdp_compat.h"
 
@@ -84,7 +85,8 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
  * Devargs. Where DPDK's net_af_xdp has the same meaning, the same name:
  * iface, start_queue, queue_count, shared_umem (mbufx_xdp_sock.c),
  * busy_budget, force_copy, and mode=drv|skb (the XDP attach mode). Ours:
- * bind_mode=auto|copy|zc (how the socket binds), tx_kick_us.
+ * bind_mode=auto|copy|zc (how the socket binds), tx_kick_us,
+ * rx_refill=late|classic (how buffers are posted: mbufx_xdp_rx.h).
  * mode=auto|copy|zc is a deprecated alias of bind_mode (its values do not
  * overlap DPDK's).
  */
@@ -97,9 +99,10 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 #define ARG_MODE "mode"
 #define ARG_BIND_MODE "bind_mode"
 #define ARG_TX_KICK_US "tx_kick_us"
+#define ARG_RX_REFILL "rx_refill"
 #define ARGS_HELP "iface=IF, start_queue=N, queue_count=N, shared_umem=0|1, " \
 	"busy_budget=N, force_copy=0|1, mode=drv|skb, " \
-	"bind_mode=auto|copy|zc, tx_kick_us=N"
+	"bind_mode=auto|copy|zc, tx_kick_us=N, rx_refill=late|classic"
 
 const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
 	[MODE_AUTO] = "auto", [MODE_COPY] = "copy", [MODE_ZC] = "zc",
@@ -112,7 +115,7 @@ const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
 static const char * const valid_args[] = {
 	ARG_IFACE, ARG_START_QUEUE, ARG_QUEUE_COUNT, ARG_SHARED_UMEM,
 	ARG_BUSY_BUDGET, ARG_FORCE_COPY, ARG_MODE, ARG_BIND_MODE,
-	ARG_TX_KICK_US, NULL
+	ARG_TX_KICK_US, ARG_RX_REFILL, NULL
 };
 
 /* What parse_args() collects before it settles the port's fields. */
@@ -170,6 +173,18 @@ arg_bind_mode(const char *key __rte_unused, const char *v, void *opaque)
 	if (m < 0)
 		return -EINVAL;
 	((struct xdp_args *)opaque)->bind_mode = m;
+	return 0;
+}
+
+static int
+arg_rx_refill(const char *key __rte_unused, const char *v, void *opaque)
+{
+	if (v != NULL && strcmp(v, "late") == 0)
+		*(int *)opaque = MBUFX_XDP_REFILL_LATE;
+	else if (v != NULL && strcmp(v, "classic") == 0)
+		*(int *)opaque = MBUFX_XDP_REFILL_CLASSIC;
+	else
+		return -EINVAL;
 	return 0;
 }
 
@@ -252,6 +267,8 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
 		{ ARG_BIND_MODE, arg_bind_mode, 1, 0 },
 		{ ARG_TX_KICK_US, arg_u32, 0,
 		  offsetof(struct xdp_pmd, tx_kick_us) },
+		{ ARG_RX_REFILL, arg_rx_refill, 0,
+		  offsetof(struct xdp_pmd, rx_refill) },
 	};
 	struct rte_kvargs *kv;
 	unsigned int i;
@@ -571,6 +588,7 @@ eth_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	}
 	rq->set_up = 1;
 	rq->core.scatter = (offloads & RTE_ETH_RX_OFFLOAD_SCATTER) != 0;
+	rq->core.refill_mode = (enum mbufx_xdp_refill_mode)p->rx_refill;
 	max = mbufx_xdp_rxq_max_frame(&rq->core, p->sg_kernel);
 	if (frame > max) {
 		XDP_LOG(ERR, "%s: Rx queue %u: MTU %u needs %u-byte frames; "
@@ -770,12 +788,35 @@ eth_promisc_off(struct rte_eth_dev *dev)
 }
 
 
+/*
+ * The late-attach context's counters of a queue since the last stats
+ * reset: the context counts from its creation, the reset keeps a baseline
+ * (gauges, such as posted, are levels and keep no baseline).
+ */
+static void
+rxq_lib_stats(const struct xdp_rxq *rq, struct mbufx_rx_stats *st)
+{
+	const struct mbufx_stat_field *f;
+	unsigned int i, n;
+
+	memset(st, 0, sizeof(*st));
+	if (mbufx_rx_stats_get(rq->core.rx, st) != 0)
+		return;
+	f = mbufx_rx_stats_fields(&n);
+	for (i = 0; i < n; i++)
+		if (f[i].kind == MBUFX_STAT_COUNTER)
+			*(uint64_t *)RTE_PTR_ADD(st, f[i].offset) -=
+				*(const uint64_t *)RTE_PTR_ADD(&rq->lreset,
+							       f[i].offset);
+}
+
 static int
 eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s,
 	      mbufx_xdp_qstats *qs)
 {
 	struct xdp_pmd *p = pmd_of(dev);
 	struct xdp_statistics ks;
+	struct mbufx_rx_stats ls;
 	uint16_t i;
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++) {
@@ -784,11 +825,12 @@ eth_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *s,
 		if (rq == NULL)
 			continue;
 		mbufx_xdp_kstats(rq, &ks);
+		rxq_lib_stats(rq, &ls);
 		s->ipackets += rq->core.st.packets;
 		s->ibytes += rq->core.st.bytes;
 		s->imissed += ks.rx_dropped + ks.rx_ring_full;
 		s->ierrors += rq->core.st.dropped + rq->core.st.no_scatter;
-		s->rx_nombuf += rq->core.st.nombuf;
+		s->rx_nombuf += ls.refill_missed;
 		if (qs != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
 			qs->q_ipackets[i] = rq->core.st.packets;
 			qs->q_ibytes[i] = rq->core.st.bytes;
@@ -827,6 +869,8 @@ eth_stats_reset(struct rte_eth_dev *dev)
 			memset(&p->rxqs[i]->core.st, 0,
 			       sizeof(p->rxqs[i]->core.st));
 			p->rxqs[i]->core.rx_kicks = 0;
+			mbufx_rx_stats_get(p->rxqs[i]->core.rx,
+					   &p->rxqs[i]->lreset);
 		}
 		if (p->txqs[i] != NULL)
 			memset(&p->txqs[i]->core.st, 0,
@@ -835,7 +879,13 @@ eth_stats_reset(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* xstats: one table of name and where the counter lives. */
+/*
+ * xstats: the PMD's own counters, one table of name and where the counter
+ * lives, followed by the late-attach context's counters of the Rx queues
+ * under the library's names (mbufx_rx_stats_fields()) prefixed with
+ * XS_LIB_PREFIX: every event has one counter and one name.
+ */
+#define XS_LIB_PREFIX "rx_late_"
 enum xs_src { XS_RX, XS_RXQ, XS_TX, XS_TXQ, XS_KERNEL, XS_DERIVED };
 
 static const struct {
@@ -855,12 +905,8 @@ static const struct {
 	  offsetof(struct mbufx_xdp_rx_stats, coalesced) },
 	{ "rx_hdr_lines_written", XS_RX,
 	  offsetof(struct mbufx_xdp_rx_stats, hdr_lines) },
-	{ "rx_refill_pool", XS_RX,
-	  offsetof(struct mbufx_xdp_rx_stats, refill_pool) },
 	{ "rx_refill_reused", XS_RX,
 	  offsetof(struct mbufx_xdp_rx_stats, refill_reused) },
-	{ "rx_recycled_buffers", XS_RX,
-	  offsetof(struct mbufx_xdp_rx_stats, refill_recycled) },
 	{ "rx_fill_ring_empty", XS_KERNEL,
 	  offsetof(struct xdp_statistics, rx_fill_ring_empty_descs) },
 	{ "rx_kernel_dropped", XS_KERNEL,
@@ -903,18 +949,32 @@ static const struct {
 	{ "rx_hdr_lines_per_pkt_x100", XS_DERIVED, 0 },
 };
 
+static unsigned int
+xstats_count(void)
+{
+	unsigned int n;
+
+	mbufx_rx_stats_fields(&n);
+	return RTE_DIM(xstats_tab) + n;
+}
+
 static int
 eth_xstats_get_names(struct rte_eth_dev *dev __rte_unused,
 		     struct rte_eth_xstat_name *names, unsigned int size)
 {
-	unsigned int i;
+	const struct mbufx_stat_field *f;
+	unsigned int i, n, total = xstats_count();
 
-	if (names == NULL || size < RTE_DIM(xstats_tab))
-		return RTE_DIM(xstats_tab);
+	if (names == NULL || size < total)
+		return total;
 	for (i = 0; i < RTE_DIM(xstats_tab); i++)
 		strlcpy(names[i].name, xstats_tab[i].name,
 			sizeof(names[i].name));
-	return RTE_DIM(xstats_tab);
+	f = mbufx_rx_stats_fields(&n);
+	for (i = 0; i < n; i++)
+		snprintf(names[RTE_DIM(xstats_tab) + i].name,
+			 sizeof(names[0].name), XS_LIB_PREFIX "%s", f[i].name);
+	return total;
 }
 
 static int
@@ -923,13 +983,16 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 {
 	struct xdp_pmd *p = pmd_of(dev);
 	struct xdp_statistics ks;
+	struct mbufx_rx_stats ls, lsum = { 0 };
+	const struct mbufx_stat_field *f;
 	uint64_t v[RTE_DIM(xstats_tab)] = { 0 };
 	uint64_t lines = 0, pkts = 0;
-	unsigned int i;
+	unsigned int i, nf, total = xstats_count();
 	uint16_t q;
 
-	if (xs == NULL || n < RTE_DIM(xstats_tab))
-		return RTE_DIM(xstats_tab);
+	if (xs == NULL || n < total)
+		return total;
+	f = mbufx_rx_stats_fields(&nf);
 	for (q = 0; q < MAX_QUEUES; q++) {
 		const struct xdp_rxq *rq = p->rxqs[q];
 		const struct xdp_txq *tq = p->txqs[q];
@@ -938,6 +1001,11 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			mbufx_xdp_kstats(rq, &ks);
 			lines += rq->core.st.hdr_lines;
 			pkts += rq->core.st.packets;
+			rxq_lib_stats(rq, &ls);
+			for (i = 0; i < nf; i++)
+				*(uint64_t *)RTE_PTR_ADD(&lsum, f[i].offset) +=
+					*(const uint64_t *)RTE_PTR_ADD(&ls,
+							f[i].offset);
 		}
 		for (i = 0; i < RTE_DIM(xstats_tab); i++) {
 			const void *base = NULL;
@@ -963,7 +1031,12 @@ eth_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		xs[i].id = i;
 		xs[i].value = v[i];
 	}
-	return RTE_DIM(xstats_tab);
+	for (i = 0; i < nf; i++) {
+		xs[RTE_DIM(xstats_tab) + i].id = RTE_DIM(xstats_tab) + i;
+		xs[RTE_DIM(xstats_tab) + i].value =
+			*(const uint64_t *)RTE_PTR_ADD(&lsum, f[i].offset);
+	}
+	return total;
 }
 
 static int
@@ -1113,4 +1186,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_mbufx_xdp,
 	"force_copy=<0|1> "
 	"mode=<drv|skb> "
 	"bind_mode=<auto|copy|zc> "
-	"tx_kick_us=<int>");
+	"tx_kick_us=<int> "
+	"rx_refill=<late|classic>");

@@ -63,6 +63,7 @@ struct xdp_rxq {
 	uint32_t nb_desc;
 	struct xdp_statistics kbase;	/* kernel counters of closed sockets */
 	struct xdp_statistics kreset;	/* kernel counters at stats reset */
+	struct mbufx_rx_stats lreset;	/* late-attach counters at stats reset */
 };
 
 struct xdp_txq {
@@ -84,6 +85,7 @@ struct xdp_pmd {
 	enum xdp_mode mode;
 	uint32_t busy_budget;
 	uint32_t tx_kick_us;		/* 0: kick every burst */
+	int rx_refill;			/* enum mbufx_xdp_refill_mode */
 	int shared_umem;		/* register a pool's memory once */
 	int sg_kernel;			/* the kernel knows XDP_USE_SG */
 	struct xdp_dev_caps caps;	/* the device's, at probe */

@@ -26,7 +26,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -44,40 +43,6 @@ RTE_LOG_REGISTER(mbufx_xdp_rx_logtype, pmd.net.mbufx_xdp.rx, NOTICE);
 
 #define UMEM_ALIGN 4096
 
-struct chunk_span {
-	uintptr_t s;
-	uintptr_t e;
-	const struct rte_memseg_list *msl;
-};
-
-struct span_list {
-	struct chunk_span *c;
-	unsigned int n;
-	unsigned int max;
-};
-
-static void
-span_add(struct rte_mempool *mp __rte_unused, void *opaque,
-	 struct rte_mempool_memhdr *hdr, unsigned int idx __rte_unused)
-{
-	struct span_list *l = opaque;
-
-	if (l->n == l->max)
-		return;
-	l->c[l->n].s = (uintptr_t)hdr->addr;
-	l->c[l->n].e = (uintptr_t)hdr->addr + hdr->len;
-	l->c[l->n].msl = rte_mem_virt2memseg_list(hdr->addr);
-	l->n++;
-}
-
-static int
-span_cmp(const void *a, const void *b)
-{
-	const struct chunk_span *x = a, *y = b;
-
-	return x->s < y->s ? -1 : x->s > y->s;
-}
-
 /*
  * The UMEM is the pool's memory rounded out to 4 KiB: one chunk, or chunks
  * that together form one range of one DPDK memory segment list (a pool
@@ -87,48 +52,48 @@ span_cmp(const void *a, const void *b)
  * the kernel without being the pool's.
  */
 static int
-pool_span(struct rte_mempool *mp, uintptr_t *base, uint64_t *len)
+pool_span(struct mbufx_rx *rx, struct rte_mempool *mp, uintptr_t *base,
+	  uint64_t *len)
 {
-	struct span_list l = { .n = 0, .max = mp->nb_mem_chunks };
-	unsigned int i, apart = 0;
-	int ret = 0;
+	const struct rte_memseg_list *msl0 = NULL;
+	uintptr_t s, e, prev_e = 0;
+	unsigned int i, n, apart = 0;
 
-	if (l.max == 0) {
+	/* the library's ranges of the pool: sorted by address, merged */
+	for (n = 0; mbufx_rx_chunk_get(rx, n, &s, &e) == 0; n++)
+		;
+	if (n == 0) {
 		RXQ_LOG(ERR, "pool %s has no memory", mp->name);
 		return -EINVAL;
 	}
-	l.c = malloc(sizeof(*l.c) * l.max);
-	if (l.c == NULL)
-		return -ENOMEM;
-	rte_mempool_mem_iter(mp, span_add, &l);
-	qsort(l.c, l.n, sizeof(*l.c), span_cmp);
-	for (i = 0; i < l.n; i++) {
-		if (l.n > 1 && (l.c[i].msl == NULL ||
-				l.c[i].msl != l.c[0].msl)) {
-			RXQ_LOG(ERR, "pool %s: %u memory chunks outside one "
+	for (i = 0; i < n; i++) {
+		mbufx_rx_chunk_get(rx, i, &s, &e);
+		if (i == 0) {
+			*base = RTE_ALIGN_FLOOR(s, UMEM_ALIGN);
+			msl0 = rte_mem_virt2memseg_list((void *)s);
+		}
+		if (n > 1 && (msl0 == NULL ||
+			      rte_mem_virt2memseg_list((void *)s) != msl0 ||
+			      rte_mem_virt2memseg_list((void *)(e - 1)) != msl0)) {
+			RXQ_LOG(ERR, "pool %s: %u memory ranges outside one "
 				"DPDK memory segment list (anonymous or "
 				"external memory); an AF_XDP UMEM must be one "
-				"chunk or one range of EAL memory", mp->name,
-				l.n);
-			ret = -ENOTSUP;
-			goto out;
+				"chunk or one range of EAL memory", mp->name, n);
+			return -ENOTSUP;
 		}
-		if (i > 0 && RTE_ALIGN_FLOOR(l.c[i].s, UMEM_ALIGN) >
-		    RTE_ALIGN_CEIL(l.c[i - 1].e, UMEM_ALIGN))
+		if (i > 0 && RTE_ALIGN_FLOOR(s, UMEM_ALIGN) >
+		    RTE_ALIGN_CEIL(prev_e, UMEM_ALIGN))
 			apart++;
+		prev_e = e;
 	}
 	if (apart != 0) {
-		RXQ_LOG(ERR, "pool %s: %u memory chunks in %u separate ranges; "
-			"an AF_XDP UMEM is one range (create the pool in one "
-			"chunk)", mp->name, l.n, apart + 1);
-		ret = -ENOTSUP;
-		goto out;
+		RXQ_LOG(ERR, "pool %s: %u memory ranges in %u separate "
+			"places; an AF_XDP UMEM is one range (create the pool "
+			"in one chunk)", mp->name, n, apart + 1);
+		return -ENOTSUP;
 	}
-	*base = RTE_ALIGN_FLOOR(l.c[0].s, UMEM_ALIGN);
-	*len = RTE_ALIGN_CEIL(l.c[l.n - 1].e, UMEM_ALIGN) - *base;
-out:
-	free(l.c);
-	return ret;
+	*len = RTE_ALIGN_CEIL(prev_e, UMEM_ALIGN) - *base;
+	return 0;
 }
 
 struct align_walk {
@@ -170,7 +135,7 @@ mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
 	q->mp = mp;
 	q->port = port;
 	q->queue = queue;
-	q->buf_offset = info.data_offset - info.headroom;
+	q->buf_offset = mbufx_rx_buf_offset(q->rx);
 	q->buf_len = info.headroom + info.room;
 	if (q->buf_len < MBUFX_XDP_CHUNK_MIN) {
 		RXQ_LOG(ERR, "port %u queue %u: pool %s data room %u is below "
@@ -187,7 +152,7 @@ mbufx_xdp_rxq_init(struct mbufx_xdp_rxq *q, struct rte_mempool *mp,
 		ret = -ENOTSUP;
 		goto fail;
 	}
-	ret = pool_span(mp, &q->base, &q->umem_len);
+	ret = pool_span(q->rx, mp, &q->base, &q->umem_len);
 	if (ret != 0)
 		goto fail;
 
@@ -325,8 +290,27 @@ fill_put(struct mbufx_xdp_rxq *q, uint32_t at, const uint64_t *off,
 
 	for (i = 0; i < n; i++) {
 		ring[(at + i) & q->fill.mask] = off[i];
-		bit_set(q, (const void *)(q->base + off[i] - q->buf_offset));
+		bit_set(q, mbufx_rx_handle_from_offset(q->rx, q->base,
+						       off[i]));
 	}
+}
+
+/*
+ * Classic refill (MBUFX_XDP_REFILL_CLASSIC): reset the header of every
+ * buffer taken from the pool or the recycle ring before it is posted, as
+ * rte_pktmbuf_alloc_bulk() does after its mempool get, and as DPDK's
+ * net_af_xdp refills. rte_pktmbuf_reset() writes both header lines (next
+ * and tx_offload live in the second).
+ */
+static inline void
+classic_reset(struct mbufx_xdp_rxq *q, const uint64_t *off, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		rte_pktmbuf_reset(mbufx_rx_handle_from_offset(q->rx, q->base,
+							      off[i]));
+	q->st.hdr_lines += 2 * n;
 }
 
 uint32_t
@@ -355,21 +339,21 @@ mbufx_xdp_rxq_refill(struct mbufx_xdp_rxq *q)
 			break;
 		for (i = 0; i < k; i++)
 			off[i] = mbufx_xdp_umem_off(q, h[i]);
+		if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC)
+			classic_reset(q, off, k);
 		fill_put(q, at + n, off, k);
 		mbufx_rx_recycled(q->rx, k);
 		n += k;
-		q->st.refill_recycled += k;
 	}
 	while (n < free_n) {
 		k = RTE_MIN(free_n - n, (uint32_t)MBUFX_RX_BULK_MAX);
 		got = mbufx_rx_refill_offsets(q->rx, q->base, off, k);
+		if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC)
+			classic_reset(q, off, got);
 		fill_put(q, at + n, off, got);
 		n += got;
-		q->st.refill_pool += got;
-		if (got < k) {
-			q->st.nombuf += free_n - n;
-			break;
-		}
+		if (got < k)
+			break;	/* counted in the context's refill_missed */
 	}
 	if (n != 0) {
 		q->nb_posted += n;
@@ -400,10 +384,12 @@ desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 	uint64_t off = d->addr & XSK_UNALIGNED_BUF_ADDR_MASK;
 	uint64_t data = d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
 	uint64_t h, b, m;
+	void *handle;
 
 	if (unlikely(off < q->buf_offset))
 		goto invalid;
-	h = off - q->buf_offset;
+	handle = mbufx_rx_handle_from_offset(q->rx, q->base, off);
+	h = (uintptr_t)handle - q->base;
 	if (unlikely(h >= q->umem_len ||
 		     (h & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
 		goto invalid;
@@ -418,7 +404,7 @@ desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 		*bad = 1;
 	}
 	*doff = (uint16_t)data;
-	return (void *)(q->base + h);
+	return handle;
 invalid:
 	q->st.invalid_desc++;
 	*bad = 1;
@@ -479,7 +465,8 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 	void *h[MBUFX_XDP_MAX_FRAGS];
 	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
 	uint32_t i = 0, j, k, nseg, total;
-	uint16_t nb = 0;
+	uint16_t nb = 0, nb_classic = 0, singles = 0;
+	uint64_t bytes = 0;
 	struct rte_mbuf *m;
 	int bad;
 
@@ -519,9 +506,20 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 			continue;
 		}
 		if (likely(nseg == 1)) {
-			q->st.hdr_lines++;
-			m = mbufx_rx_attach_at(q->rx, h[0], doff[0],
-					       (uint16_t)total, 0, 0);
+			singles++;
+			if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC) {
+				/* the header was reset at refill: the
+				 * received fields only, as net_af_xdp */
+				m = h[0];
+				m->data_off = doff[0];
+				m->pkt_len = total;
+				m->data_len = (uint16_t)total;
+				m->port = q->port;
+				nb_classic++;
+			} else {
+				m = mbufx_rx_attach_at(q->rx, h[0], doff[0],
+						       (uint16_t)total, 0, 0);
+			}
 		} else {
 			m = frame_multi(q, &d[i], h, doff, nseg, total);
 		}
@@ -529,9 +527,16 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		if (m == NULL)
 			continue;
 		pkts[nb++] = m;
-		q->st.packets++;
-		q->st.bytes += total;
+		bytes += total;
 	}
+	/* counted once per call: the stores to pkts[] and the mbufs could
+	 * alias q for the compiler, which would otherwise load and store each
+	 * counter for every packet */
+	q->st.packets += nb;
+	q->st.bytes += bytes;
+	q->st.hdr_lines += singles;
+	if (nb_classic != 0)
+		mbufx_rx_attached(q->rx, nb_classic);
 	*used = i;
 	return nb;
 }

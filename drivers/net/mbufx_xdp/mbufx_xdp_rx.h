@@ -57,10 +57,29 @@
 #define MBUFX_XDP_REFILL_THRESH 32
 #define MBUFX_XDP_REFILL_IDLE 8
 
+/*
+ * How buffers are posted and completed (devarg rx_refill). LATE, the
+ * default: late metadata attach, no header access at refill and one pass
+ * over the first header line at completion (mbufx_rx_attach_at()).
+ * CLASSIC: what DPDK's net_af_xdp does, for an A/B on the same port: every
+ * buffer's header is reset (rte_pktmbuf_reset()) when it is posted, and
+ * completion writes the received fields (data_off, lengths, port).
+ * Multi-buffer frames are built by the library in both.
+ */
+enum mbufx_xdp_refill_mode {
+	MBUFX_XDP_REFILL_LATE = 0,
+	MBUFX_XDP_REFILL_CLASSIC,
+};
+
 /* Most TX completions a queue parks for its fill ring (power of two). */
 #define MBUFX_XDP_RECYCLE_MAX 256
 
-/* Counters of the receive core (one writer: the Rx thread). */
+/*
+ * Counters of the receive core (one writer: the Rx thread). What the
+ * late-attach context counts (buffers refilled from the pool, recycled,
+ * missed when the pool ran dry, attached, returned) is not counted again
+ * here: the PMD publishes the context's counters (mbufx_rx_stats_get()).
+ */
 struct mbufx_xdp_rx_stats {
 	uint64_t packets;	/* frames delivered */
 	uint64_t bytes;		/* their bytes */
@@ -69,11 +88,9 @@ struct mbufx_xdp_rx_stats {
 	uint64_t no_scatter;	/* multi-buffer frames dropped: scatter off, no room to coalesce */
 	uint64_t chained;	/* frames delivered as mbuf chains */
 	uint64_t coalesced;	/* multi-buffer frames copied into their first buffer */
-	uint64_t hdr_lines;	/* mbuf header cache lines written */
-	uint64_t refill_pool;	/* buffers posted from the pool */
+	uint64_t hdr_lines;	/* mbuf header cache lines written (refill and
+				 * completion) */
 	uint64_t refill_reused;	/* buffers posted again from the spare stash */
-	uint64_t refill_recycled; /* TX completions posted without the pool */
-	uint64_t nombuf;	/* fill-ring slots left empty: pool dry */
 };
 
 struct mbufx_xdp_txq;
@@ -83,12 +100,13 @@ struct mbufx_xdp_rxq {
 	struct rte_mempool *mp;
 	uintptr_t base;		/* UMEM start: the pool memory, 4 KiB aligned */
 	uint64_t umem_len;	/* UMEM length, 4 KiB multiple */
-	uint32_t buf_offset;	/* handle -> buf_addr */
+	uint32_t buf_offset;	/* handle -> buf_addr: mbufx_rx_buf_offset() */
 	uint32_t buf_len;	/* data room of every buffer */
 	uint32_t chunk_size;	/* bytes the kernel may write from a fill address */
 	uint16_t port;
 	uint16_t queue;
 	int scatter;		/* deliver chains (RTE_ETH_RX_OFFLOAD_SCATTER) */
+	enum mbufx_xdp_refill_mode refill_mode;
 	uint32_t contd_skip;	/* dropping the rest of an over-long frame */
 	int held;		/* posted buffers held: zero-copy socket closed,
 				 * its release by the kernel not yet seen */
