@@ -54,8 +54,9 @@ want() {
 
 # 1. perf suite of the runner (driver and library benchmarks)
 step "perf suite (mbufx-test *_perf_autotest)"
+# older meson lists "mbufx:perf / NAME", newer (1.12) "perf - mbufx:NAME"
 perf=$(meson test -C "$build" --no-rebuild --suite perf --list 2>/dev/null |
-    sed -n 's|^.*:perf / ||p' | tr '\n' ' ')
+    sed -n 's|^[^ ]*:perf / ||p; s|^perf - [^:]*:||p' | tr '\n' ' ')
 if ! want perf; then
     :
 elif [ -z "$perf" ]; then
