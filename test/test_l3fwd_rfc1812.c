@@ -279,7 +279,9 @@ fast_mbuf(struct rte_mbuf *m, uint8_t *buf, uint32_t max_frame)
 		RTE_PTYPE_L3_IPV4, RTE_PTYPE_L3_IPV4, RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV6, 0,
 	};
 	struct rte_ipv4_hdr *ip;
-	uint16_t off = (uint16_t)(rng() % 64);
+	/* even: struct rte_ether_hdr is 2-byte aligned, and PMDs and the
+	 * mbufx library start frames at even offsets */
+	uint16_t off = (uint16_t)(rng() % 32 * 2);
 	uint32_t total;
 	unsigned int i;
 
