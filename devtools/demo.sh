@@ -21,7 +21,7 @@
 # with its own generator and vhost pair, are started once and take turns on
 # the two cores (the other pair SIGSTOPped; devtools/turns.py, the
 # machinery of `make bench`): DEMO_ROUNDS (default 3) rounds of turns of
-# DEMO_SECONDS (default 3), the order alternating, one live sample a second
+# DEMO_SECONDS (default 5), the order alternating, one live sample a second
 # with both processes' CPU shares. Then a table of the medians of the clean
 # samples (both processes had a full CPU) with their counts, and the ratio,
 # or, when the machine was too busy for a fair comparison, why. The mbufx
@@ -45,7 +45,7 @@ fi
 build=$(cd "$build" && pwd)
 cd "$root"
 python3 "$root/devtools/fwdbench.py" demo "$build" --reps "${DEMO_ROUNDS:-3}" \
-    --seconds "${DEMO_SECONDS:-3}"
+    --seconds "${DEMO_SECONDS:-5}"
 
 # Part 2, AF_XDP: a Linux network namespace (host A) pings host B in
 # another namespace through mbufx-l3fwd on two net_mbufx_xdp ports (a third

@@ -45,7 +45,8 @@ from apptest import (POOL_DESC, Env, Fail, Skip, have_hugepages, l3fwd_pool_args
                      run_callgrind, summary)
 from pkt import ETH_IPV4, eth, ipv4, udp, write_pcap  # noqa: E402
 from turns import (CLEAN, FAIR_CLEAN_SHARE, FAIR_MIN_CLEAN, FAIR_SPREAD, fair,  # noqa: E402
-                   gen_tx_drop, kill_from, side_stats, stop_pair, take_turns, wait_traffic)
+                   gen_tx_drop, kill_from, ratio_text, side_stats, stop_pair, take_turns,
+                   wait_traffic)
 
 # sizes are on the wire, CRC included: frames are 4 bytes shorter
 IMIX = [(64, 7), (594, 4), (1518, 1)]
@@ -345,18 +346,18 @@ def print_table(results, rounds, seconds):
         print('%-6s | %s | %s | %s' % (
             '64 B' if case == '64' else 'IMIX' if case == 'imix' else '9000 B',
             side_cells(a), side_cells(b),
-            why if why else '%.2fx' % (a['clean'] / b['clean'])))
+            why if why else ratio_text(a, b)))
     print('Mpps: frames forwarded by mbufx-l3fwd and counted back at the generator, median '
           'of\nthe clean 1-second samples (generator and router both had >= %.2f of a CPU; '
           '* = none\nclean, median of all). The two sides took %d turns of %d s each on the '
           'same traffic,\nthe order alternating. clean: clean samples of all; IQR: their '
           'interquartile range\nover their median. Gb/s: Mpps x frame bytes (no CRC). rx: '
-          'how frames arrived in the\nrouter. A ratio is printed only when each side has '
-          '>= %d clean samples, at least\n%d%% of its samples clean, and the ratio taken '
-          'round by round stays within\n%d%% of its median; otherwise the machine was too '
-          'busy for a fair comparison\nand the last column says why. `make bench` runs '
-          'more turns.\nFrames counted back at the generator: ' %
-          (CLEAN, rounds, seconds, FAIR_MIN_CLEAN, 100 * FAIR_CLEAN_SHARE, 100 * FAIR_SPREAD) +
+          'how frames arrived in the\nrouter. A ratio (the median of the ratios taken round '
+          'by round, with their range\nwhen it is wider than %d%%) is printed only when '
+          'each side has >= %d clean samples\nand at least %d%% of its samples clean; '
+          'otherwise the machine was too busy for a\nfair comparison and the last column '
+          'says why. `make bench` runs more turns.\nFrames counted back at the generator: ' %
+          (CLEAN, rounds, seconds, 100 * FAIR_SPREAD, FAIR_MIN_CLEAN, 100 * FAIR_CLEAN_SHARE) +
           ', '.join('%s/%s %s' % (c, p, r['back']) for (c, p), r in results.items()))
 
 

@@ -18,11 +18,12 @@ stop and is dropped. A sample is clean when both had at least CLEAN of a
 CPU (nothing else on the machine took their core).
 
 A comparison of two sides is fair when each has at least FAIR_MIN_CLEAN
-clean samples and at least FAIR_CLEAN_SHARE of its samples are clean, and
-the ratio of the two sides' clean medians, taken round by round (turns next
-to each other in time), stays within FAIR_SPREAD of its median in at least
-two rounds: the host may change speed between rounds, both sides with it,
-but not within one. Otherwise the machine was too busy and fair() says why.
+clean samples, at least FAIR_CLEAN_SHARE of its samples are clean, and at
+least two rounds have clean turns on both sides; otherwise the machine was
+too busy and fair() says why. The ratio is then the median of the ratios
+taken round by round (turns next to each other in time: the host may change
+speed between rounds, both sides with it); ratio_text() adds their range
+when it is wider than FAIR_SPREAD around the median.
 """
 
 import os
@@ -193,13 +194,25 @@ def fair(a, b):
     """None when the side_stats() a and b allow a fair comparison of their
     clean medians, else the reason the machine was too busy."""
     for st in (a, b):
-        if st['n_clean'] < FAIR_MIN_CLEAN or st['n_clean'] < FAIR_CLEAN_SHARE * st['n']:
+        if st['n_clean'] < FAIR_CLEAN_SHARE * st['n']:
             return 'busy: %d/%d and %d/%d samples clean' % (a['n_clean'], a['n'],
                                                            b['n_clean'], b['n'])
+    for st in (a, b):
+        if st['n_clean'] < FAIR_MIN_CLEAN:
+            return 'too few samples: %d and %d clean, %d needed (longer turns)' % (
+                a['n_clean'], b['n_clean'], FAIR_MIN_CLEAN)
     rr = round_ratios(a, b)
     if len(rr) < 2:
         return 'busy: %d round(s) with clean turns on both sides' % len(rr)
+    return None
+
+
+def ratio_text(a, b):
+    """The ratio a/b of a fair comparison: the median of the round-by-round
+    ratios, with their range when it is wider than FAIR_SPREAD (the host
+    changed speed within a round: the range says how far to trust it)."""
+    rr = round_ratios(a, b)
     m = med(rr)
     if max(rr) > m * (1 + FAIR_SPREAD) or min(rr) < m * (1 - FAIR_SPREAD):
-        return 'busy: ratio by round %.2fx-%.2fx' % (min(rr), max(rr))
-    return None
+        return '%.2fx (by round %.2fx-%.2fx)' % (m, min(rr), max(rr))
+    return '%.2fx' % m
