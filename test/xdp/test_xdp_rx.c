@@ -39,15 +39,7 @@
 
 static int failures;
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		printf("FAIL %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-		failures++;						\
-		return -1;						\
-	}								\
-} while (0)
+#define CHECK(...) FK_CHECK(failures, __VA_ARGS__)
 
 static int
 setup(struct mbufx_xdp_rxq *q, struct rte_mempool *mp, int scatter)

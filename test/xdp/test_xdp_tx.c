@@ -53,15 +53,7 @@
 static int failures;
 static struct fk_tx fk;
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		printf("FAIL %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-		failures++;						\
-		return -1;						\
-	}								\
-} while (0)
+#define CHECK(...) FK_CHECK(failures, __VA_ARGS__)
 
 static void
 watchdog(int sig __rte_unused)
