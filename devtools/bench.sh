@@ -14,7 +14,8 @@
 #   2. devtools/bench-testpmd.sh: dpdk-testpmd on net_null, per driver
 #      -> testpmd.json
 #   3. devtools/bench-apps.sh BUILD, when present -> apps.json
-#   4. devtools/bench-xdp.sh BUILD: AF_XDP ports on veth -> xdp.json
+#   4. devtools/bench-xdp.sh BUILD: AF_XDP ports on veth -> xdp.json, and
+#      bench-xdp.sh BUILD ab: late attach against classic refill -> xdp_ab.json
 #   5. devtools/bench-report.py: RESULTS.md and one PNG chart per JSON
 #
 # Results go to $MBUFX_BENCH_OUT (default: bench-results/ at the top of the
@@ -101,10 +102,13 @@ else
 - apps.json absent: devtools/bench-apps.sh is not in this tree yet"
 fi
 
-# 4. AF_XDP ports on a veth pair (net_mbufx_xdp against net_af_xdp)
+# 4. AF_XDP ports on a veth pair (net_mbufx_xdp against net_af_xdp, then
+#    net_mbufx_xdp late attach against its classic refill)
 step "AF_XDP (bench-xdp.sh)"
 if want xdp; then
     "$root/devtools/bench-xdp.sh" "$build" || failed="$failed bench-xdp"
+    # the refill A/B of the same port: late attach against classic refill
+    "$root/devtools/bench-xdp.sh" "$build" ab || failed="$failed bench-xdp-ab"
 fi
 
 # 5. the report
