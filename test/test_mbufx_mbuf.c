@@ -340,24 +340,37 @@ test_prepend_multiseg(void)
 	return TEST_SUCCESS;
 }
 
-static int
-test_prepend_errors(void)
-{
-	static struct rte_mbuf *hv[ALL_N];
-	struct rte_mbuf *m, *o, *m0, *null = NULL;
-	struct mbufx_zone_stats s0, s1;
-	unsigned int a0[MBUFX_ZONE_NUM], n;
-	uint8_t exp[MAXB];
-	void *p;
-
-	m = tu_make(TU_INDIRECT, zs, 128, 200, 4, &o);
-	TEST_ASSERT_NOT_NULL(m, "make");
-	tu_read(m, exp, MAXB);
 #define PREPEND_FAILS(z, mp, len, err) do {				\
 	rte_errno = 0;							\
 	TEST_ASSERT_NULL(mbufx_prepend(z, mp, len), "should fail");	\
 	TEST_ASSERT_EQUAL(rte_errno, err, "errno");			\
 } while (0)
+
+/*
+ * The packet the error cases prepend to: an indirect mbuf of 200 bytes
+ * (its owner in *o), its bytes in exp.
+ */
+static struct rte_mbuf *
+prepend_err_packet(struct rte_mbuf **o, uint8_t *exp)
+{
+	struct rte_mbuf *m = tu_make(TU_INDIRECT, zs, 128, 200, 4, o);
+
+	if (m != NULL)
+		tu_read(m, exp, MAXB);
+	return m;
+}
+
+/* Bad arguments fail with EINVAL; len 0 is the data start, no change. */
+static int
+test_prepend_bad_args(void)
+{
+	struct rte_mbuf *m, *o, *m0, *null = NULL;
+	unsigned int a0[MBUFX_ZONE_NUM];
+	uint8_t exp[MAXB];
+	void *p;
+
+	m = prepend_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
 	PREPEND_FAILS(NULL, &m, 4, EINVAL);
 	PREPEND_FAILS(zs, NULL, 4, EINVAL);
 	PREPEND_FAILS(zs, &null, 4, EINVAL);
@@ -369,9 +382,31 @@ test_prepend_errors(void)
 	p = mbufx_prepend(zs, &m, 0);
 	TEST_ASSERT(p == rte_pktmbuf_mtod(m0, void *) && m == m0, "len 0");
 	ASSERT_AVAIL_SAME(a0, "len 0");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
 
-	/* a header bigger than a header-zone buffer comes from the packet
-	 * zone */
+/*
+ * A header the header zone cannot give comes from the packet zone: too big
+ * for a header-zone buffer, or the header zone empty (counted). Every zone
+ * empty: ENOMEM, packet and pools unchanged.
+ */
+static int
+test_prepend_zone_fallback(void)
+{
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *m, *o, *m0;
+	struct mbufx_zone_stats s0, s1;
+	unsigned int a0[MBUFX_ZONE_NUM], n;
+	uint8_t exp[MAXB];
+	void *p;
+
+	m = prepend_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
 	p = mbufx_prepend(zs, &m, 300);
 	TEST_ASSERT(p != NULL && m->pool == zs->pool[MBUFX_ZONE_PKT], "300");
 	memset(p, 1, 300);
@@ -404,8 +439,28 @@ test_prepend_errors(void)
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
 	ASSERT_AVAIL_SAME(a0, "nothing allocated");
 	rte_pktmbuf_free_bulk(hv, n);
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
 
-	/* too many segments */
+/*
+ * EOVERFLOW, nothing allocated, the packet unchanged: too many segments, or
+ * more than UINT32_MAX bytes (pkt_len faked, then restored), chained and in
+ * place; a header that exactly fits is prepended.
+ */
+static int
+test_prepend_overflow(void)
+{
+	struct rte_mbuf *m, *o, *m0, *d, *d0, *no;
+	unsigned int a0[MBUFX_ZONE_NUM];
+	uint8_t exp[MAXB];
+	uint16_t off;
+
+	m = prepend_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
 	m->nb_segs = RTE_MBUF_MAX_NB_SEGS;
 	tu_avail(zs, a0);
 	PREPEND_FAILS(zs, &m, 4, EOVERFLOW);
@@ -413,38 +468,32 @@ test_prepend_errors(void)
 	m->nb_segs = 1;
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
 
-	/* more than UINT32_MAX bytes (pkt_len faked, then restored), chained
-	 * and in place */
 	m->pkt_len = UINT32_MAX - 2;
 	tu_avail(zs, a0);
 	PREPEND_FAILS(zs, &m, 4, EOVERFLOW);
 	ASSERT_AVAIL_SAME(a0, "nothing allocated");
 	TEST_ASSERT(m == m0 && m->data_len == 200, "unchanged");
 	m->pkt_len = 200;
-	{
-		struct rte_mbuf *d, *d0, *no;
-		uint16_t off;
 
-		d = tu_make(TU_DIRECT, zs, 128, 100, 5, &no);
-		TEST_ASSERT_NOT_NULL(d, "make");
-		d0 = d;
-		off = d->data_off;
-		d->pkt_len = UINT32_MAX - 3;
-		PREPEND_FAILS(zs, &d, 4, EOVERFLOW);
-		TEST_ASSERT(d == d0 && d->data_off == off &&
-			    d->data_len == 100, "in-place path unchanged");
-		d->pkt_len = UINT32_MAX - 4;
-		TEST_ASSERT_NOT_NULL(mbufx_prepend(zs, &d, 4), "exactly fits");
-		TEST_ASSERT(d == d0 && d->pkt_len == UINT32_MAX, "in place");
-		d->pkt_len = 104;
-		rte_pktmbuf_free(d);
-	}
-#undef PREPEND_FAILS
+	d = tu_make(TU_DIRECT, zs, 128, 100, 5, &no);
+	TEST_ASSERT_NOT_NULL(d, "make");
+	d0 = d;
+	off = d->data_off;
+	d->pkt_len = UINT32_MAX - 3;
+	PREPEND_FAILS(zs, &d, 4, EOVERFLOW);
+	TEST_ASSERT(d == d0 && d->data_off == off &&
+		    d->data_len == 100, "in-place path unchanged");
+	d->pkt_len = UINT32_MAX - 4;
+	TEST_ASSERT_NOT_NULL(mbufx_prepend(zs, &d, 4), "exactly fits");
+	TEST_ASSERT(d == d0 && d->pkt_len == UINT32_MAX, "in place");
+	d->pkt_len = 104;
+	rte_pktmbuf_free(d);
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(o);
 	ASSERT_NO_LEAK();
 	return TEST_SUCCESS;
 }
+#undef PREPEND_FAILS
 
 /* ---- pullup ---------------------------------------------------------- */
 
@@ -2345,7 +2394,9 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_writable_table),
 		MBUFX_TEST_CASE(test_prepend_kinds),
 		MBUFX_TEST_CASE(test_prepend_multiseg),
-		MBUFX_TEST_CASE(test_prepend_errors),
+		MBUFX_TEST_CASE(test_prepend_bad_args),
+		MBUFX_TEST_CASE(test_prepend_zone_fallback),
+		MBUFX_TEST_CASE(test_prepend_overflow),
 		MBUFX_TEST_CASE(test_pullup_kinds),
 		MBUFX_TEST_CASE(test_pullup_move),
 		MBUFX_TEST_CASE(test_pullup_shared_struct),
