@@ -992,8 +992,74 @@ test_fanout_shapes(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The packet the fan-out error cases copy: an indirect mbuf of 1000 bytes
+ * (its owner in *o), its bytes in exp.
+ */
+static struct rte_mbuf *
+fanout_err_packet(struct rte_mbuf **o, uint8_t *exp)
+{
+	struct rte_mbuf *m = tu_make(TU_INDIRECT, zs, 128, 1000, 3, o);
+
+	if (m != NULL)
+		tu_read(m, exp, MAXB);
+	return m;
+}
+
+/* After a failed call the fan-out works: it consumes m. */
 static int
-test_fanout_errors(void)
+fanout_then_works(struct rte_mbuf *m, struct rte_mbuf *o)
+{
+	struct rte_mbuf *copies[2];
+
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), 2, "works");
+	rte_pktmbuf_free(copies[0]);
+	rte_pktmbuf_free(copies[1]);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* Bad arguments, hdr_len beyond the packet or every zone's buffer: EINVAL. */
+static int
+test_fanout_bad_args(void)
+{
+	struct rte_mbuf *copies[8], *m, *o, *j1, *j2;
+	uint8_t exp[MAXB];
+
+	m = fanout_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	TEST_ASSERT_EQUAL(mbufx_fanout(NULL, m, 14, copies, 2), -EINVAL, "zs");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, NULL, 14, copies, 2), -EINVAL, "m");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, NULL, 2), -EINVAL, "copies");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 0), -EINVAL, "n");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 1001, copies, 2), -EINVAL,
+			  "hdr_len > pkt_len");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1000), "m unchanged");
+
+	/* hdr_len beyond every zone's buffer (a packet longer than that) */
+	j1 = mbufx_alloc(zs, 9216);
+	j2 = mbufx_alloc(zs, 9216);
+	TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
+	j1->data_off = 0;
+	TEST_ASSERT_SUCCESS(tu_fill(j1, 9344, 1), "fill");
+	TEST_ASSERT_SUCCESS(tu_fill(j2, 100, 2), "fill");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9345, copies, 2), -EINVAL,
+			  "hdr_len > largest buffer");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9344, copies, 2), 2,
+			  "hdr_len = largest buffer");
+	rte_pktmbuf_free(copies[0]);
+	rte_pktmbuf_free(copies[1]);
+	return fanout_then_works(m, o);
+}
+
+/*
+ * Not enough mbufs in any zone: -ENOMEM, m untouched, nothing leaked (the
+ * larger zones are drained too: the library falls back to them).
+ */
+static int
+test_fanout_enomem(void)
 {
 	static struct rte_mbuf *hv[ALL_N];
 	struct rte_mbuf *copies[8], *m, *o;
@@ -1001,18 +1067,8 @@ test_fanout_errors(void)
 	uint8_t exp[MAXB];
 	uint16_t rc;
 
-	m = tu_make(TU_INDIRECT, zs, 128, 1000, 3, &o);
+	m = fanout_err_packet(&o, exp);
 	TEST_ASSERT_NOT_NULL(m, "make");
-	tu_read(m, exp, MAXB);
-	TEST_ASSERT_EQUAL(mbufx_fanout(NULL, m, 14, copies, 2), -EINVAL, "zs");
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, NULL, 14, copies, 2), -EINVAL, "m");
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, NULL, 2), -EINVAL, "copies");
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 0), -EINVAL, "n");
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 1001, copies, 2), -EINVAL,
-			  "hdr_len > pkt_len");
-
-	/* not enough mbufs in any zone: -ENOMEM, m untouched, nothing leaked
-	 * (the larger zones are drained too: the library falls back to them) */
 	n = drain_from(MBUFX_ZONE_PKT, hv, RTE_DIM(hv));
 	n += tu_drain(zs->pool[MBUFX_ZONE_HDR], &hv[n], RTE_DIM(hv) - n);
 	rte_pktmbuf_free_bulk(&hv[n - 5], 5); /* room for 2 copies, not 4 */
@@ -1028,75 +1084,60 @@ test_fanout_errors(void)
 	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), -ENOMEM, "2");
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1000), "m unchanged");
 	rte_pktmbuf_free_bulk(hv, n);
+	return fanout_then_works(m, o);
+}
 
-	/* hdr_len beyond every zone's buffer (a packet longer than that) */
-	{
-		struct rte_mbuf *j1 = mbufx_alloc(zs, 9216);
-		struct rte_mbuf *j2 = mbufx_alloc(zs, 9216);
+/*
+ * The data reference counter would overflow: -EOVERFLOW, nothing taken.
+ * Two segments sharing one data owner (a chain of two clones of the same
+ * packet): every copy takes two references on it, so 4 copies need 8 free
+ * counts, not 4. The counter must not wrap.
+ */
+static int
+test_fanout_refcnt_overflow(void)
+{
+	struct rte_mbuf *copies[8], *m, *o, *c1, *c2;
+	unsigned int a0[MBUFX_ZONE_NUM], i;
+	const char *why = NULL;
+	uint8_t exp[MAXB];
+	uint16_t rc, base;
 
-		TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
-		j1->data_off = 0;
-		TEST_ASSERT_SUCCESS(tu_fill(j1, 9344, 1), "fill");
-		TEST_ASSERT_SUCCESS(tu_fill(j2, 100, 2), "fill");
-		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
-		TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9345, copies, 2), -EINVAL,
-				  "hdr_len > largest buffer");
-		TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9344, copies, 2), 2,
-				  "hdr_len = largest buffer");
-		rte_pktmbuf_free(copies[0]);
-		rte_pktmbuf_free(copies[1]);
-	}
-
-	/* data reference counter would overflow */
+	m = fanout_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	rc = rte_mbuf_refcnt_read(o);
 	rte_mbuf_refcnt_set(o, UINT16_MAX - 2);
 	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 4), -EOVERFLOW,
 			  "refcnt");
 	rte_mbuf_refcnt_set(o, rc);
 	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), rc, "restored");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1000), "m unchanged");
 
-	/* Two segments sharing one data owner (a chain of two clones of the
-	 * same packet): every copy takes two references on it, so 4 copies
-	 * need 8 free counts, not 4. The counter must not wrap. */
-	{
-		struct rte_mbuf *c1, *c2;
-		const char *why = NULL;
-		unsigned int i;
-		uint16_t base;
-
-		c1 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
-		c2 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
-		TEST_ASSERT(c1 != NULL && c2 != NULL, "clones");
-		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(c1, c2), "chain");
-		base = rte_mbuf_refcnt_read(o);
-		rte_mbuf_refcnt_set(o, UINT16_MAX - 6); /* room for 6 */
-		tu_avail(zs, a0);
-		TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 4),
-				  -EOVERFLOW, "same owner twice");
-		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 6,
-				  "owner refcnt unchanged");
-		ASSERT_AVAIL_SAME(a0, "nothing allocated");
-		/* 3 copies: 6 references fit exactly */
-		TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 3), 3,
-				  "exactly full");
-		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 2,
-				  "6 taken, the 2 of c1/c2 released");
-		for (i = 0; i < 3; i++) {
-			TEST_ASSERT_SUCCESS(rte_mbuf_check(copies[i], 1, &why),
-					    "copy %u: %s", i, why);
-			rte_pktmbuf_free(copies[i]);
-		}
-		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 8,
-				  "all released");
-		rte_mbuf_refcnt_set(o, (uint16_t)(base - 2));
+	c1 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
+	c2 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
+	TEST_ASSERT(c1 != NULL && c2 != NULL, "clones");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(c1, c2), "chain");
+	base = rte_mbuf_refcnt_read(o);
+	rte_mbuf_refcnt_set(o, UINT16_MAX - 6); /* room for 6 */
+	tu_avail(zs, a0);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 4), -EOVERFLOW,
+			  "same owner twice");
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 6,
+			  "owner refcnt unchanged");
+	ASSERT_AVAIL_SAME(a0, "nothing allocated");
+	/* 3 copies: 6 references fit exactly */
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 3), 3,
+			  "exactly full");
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 2,
+			  "6 taken, the 2 of c1/c2 released");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_SUCCESS(rte_mbuf_check(copies[i], 1, &why),
+				    "copy %u: %s", i, why);
+		rte_pktmbuf_free(copies[i]);
 	}
-
-	/* and then it works */
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), 2, "works");
-	rte_pktmbuf_free(copies[0]);
-	rte_pktmbuf_free(copies[1]);
-	rte_pktmbuf_free(o);
-	ASSERT_NO_LEAK();
-	return TEST_SUCCESS;
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 8,
+			  "all released");
+	rte_mbuf_refcnt_set(o, (uint16_t)(base - 2));
+	return fanout_then_works(m, o);
 }
 
 /*
@@ -2404,7 +2445,9 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_unshare_hdr),
 		MBUFX_TEST_CASE(test_fanout),
 		MBUFX_TEST_CASE(test_fanout_shapes),
-		MBUFX_TEST_CASE(test_fanout_errors),
+		MBUFX_TEST_CASE(test_fanout_bad_args),
+		MBUFX_TEST_CASE(test_fanout_enomem),
+		MBUFX_TEST_CASE(test_fanout_refcnt_overflow),
 		MBUFX_TEST_CASE(test_zero_requests),
 		MBUFX_TEST_CASE(test_fanout_deep_bigger_zone),
 		MBUFX_TEST_CASE(test_unshare_zero),
