@@ -1806,6 +1806,70 @@ enum kept_reader { KR_CLONE, KR_ATTACH, KR_REFCNT, KR_NUM };
 enum kept_writer { KW_PREPEND, KW_PCONTIG, KW_UNSHARE, KW_PULLUP, KW_VLAN,
 		   KW_APPEND, KW_NUM };
 
+/* The reader kr takes of the kept copy k: a new mbuf, or k held twice. */
+static struct rte_mbuf *
+kept_reader_take(struct mbufx_zone_set *z, struct rte_mbuf *k,
+		 enum kept_reader kr)
+{
+	struct rte_mbuf *r;
+
+	if (kr == KR_CLONE)
+		return rte_pktmbuf_clone(k, z->pool[MBUFX_ZONE_HDR]);
+	if (kr == KR_ATTACH) {
+		r = rte_pktmbuf_alloc(z->pool[MBUFX_ZONE_HDR]);
+		if (r != NULL)
+			rte_pktmbuf_attach(r, k);
+		return r;
+	}
+	rte_pktmbuf_refcnt_update(k, 1);
+	return k;
+}
+
+/*
+ * The writing call kw on the kept copy *k, every byte it promises written:
+ * the packet's data start, or NULL when the call failed.
+ */
+static uint8_t *
+kept_write(struct mbufx_zone_set *z, struct rte_mbuf **k,
+	   enum kept_writer kw)
+{
+	uint8_t add[4] = { 1, 2, 3, 4 };
+	uint8_t *p;
+	int ret;
+
+	switch (kw) {
+	case KW_PREPEND:
+		p = mbufx_prepend(z, k, 4);
+		if (p != NULL)
+			memset(p, 0xa5, 4);
+		return p;
+	case KW_PCONTIG:
+		p = mbufx_prepend_contig(z, k, 4, 18);
+		if (p != NULL)
+			memset(p, 0xa5, 18);
+		return p;
+	case KW_UNSHARE:
+		p = mbufx_unshare_hdr(z, k, 14);
+		if (p != NULL)
+			memset(p, 0xa5, 14);
+		return p;
+	case KW_PULLUP:
+		/* contiguous, written only where the rule allows */
+		p = mbufx_pullup(z, k, 14);
+		if (p != NULL && mbufx_seg_writable(*k))
+			memset(p, 0xa5, 14);
+		return p;
+	case KW_VLAN:
+		(*k)->vlan_tci = 0x321;
+		ret = mbufx_vlan_insert(z, k);
+		return ret == 0 ? rte_pktmbuf_mtod(*k, uint8_t *) : NULL;
+	default:
+		ret = mbufx_append_data(*k, add, sizeof(add));
+		return ret == 0 || ret == -EBUSY || ret == -ENOSPC ?
+			rte_pktmbuf_mtod(*k, uint8_t *) : NULL;
+	}
+}
+
 static int
 kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
 	       enum kept_writer kw, int free_first)
@@ -1815,11 +1879,9 @@ kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
 		"unshare_hdr", "pullup", "vlan_insert", "append_data" };
 	struct rte_mbuf *cp[3], *m, *k, *r;
 	uint8_t exp[MAXB], rd[MAXB], rhead[MAXB];
-	uint8_t add[4] = { 1, 2, 3, 4 };
 	uint16_t r_off, r_dlen, lead, shared_lead;
 	uint32_t r_plen, rlen;
-	uint8_t *p = NULL;
-	int ret = 0;
+	uint8_t *p;
 
 	m = rte_pktmbuf_alloc(z->pool[MBUFX_ZONE_PKT]);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
@@ -1829,16 +1891,7 @@ kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
 	k = cp[2];
 	if (free_first)
 		rte_pktmbuf_free(cp[0]);
-	if (kr == KR_CLONE) {
-		r = rte_pktmbuf_clone(k, z->pool[MBUFX_ZONE_HDR]);
-	} else if (kr == KR_ATTACH) {
-		r = rte_pktmbuf_alloc(z->pool[MBUFX_ZONE_HDR]);
-		if (r != NULL)
-			rte_pktmbuf_attach(r, k);
-	} else {
-		rte_pktmbuf_refcnt_update(k, 1);
-		r = k;
-	}
+	r = kept_reader_take(z, k, kr);
 	TEST_ASSERT_NOT_NULL(r, "%s", rn[kr]);
 	TEST_ASSERT_EQUAL(mbufx_leading_space(k), 0, "%s: shared", rn[kr]);
 	if (!free_first)
@@ -1853,39 +1906,7 @@ kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
 	/* checked after the writer, so that a failure shows what it hit */
 	shared_lead = mbufx_leading_space(k);
 
-	switch (kw) {
-	case KW_PREPEND:
-		p = mbufx_prepend(z, &k, 4);
-		if (p != NULL)
-			memset(p, 0xa5, 4);
-		break;
-	case KW_PCONTIG:
-		p = mbufx_prepend_contig(z, &k, 4, 18);
-		if (p != NULL)
-			memset(p, 0xa5, 18);
-		break;
-	case KW_UNSHARE:
-		p = mbufx_unshare_hdr(z, &k, 14);
-		if (p != NULL)
-			memset(p, 0xa5, 14);
-		break;
-	case KW_PULLUP:
-		/* contiguous, written only where the rule allows */
-		p = mbufx_pullup(z, &k, 14);
-		if (p != NULL && mbufx_seg_writable(k))
-			memset(p, 0xa5, 14);
-		break;
-	case KW_VLAN:
-		k->vlan_tci = 0x321;
-		ret = mbufx_vlan_insert(z, &k);
-		p = ret == 0 ? rte_pktmbuf_mtod(k, uint8_t *) : NULL;
-		break;
-	default:
-		ret = mbufx_append_data(k, add, sizeof(add));
-		p = ret == 0 || ret == -EBUSY || ret == -ENOSPC ?
-			rte_pktmbuf_mtod(k, uint8_t *) : NULL;
-		break;
-	}
+	p = kept_write(z, &k, kw);
 	TEST_ASSERT_NOT_NULL(p, "%s after %s: %s", wn[kw], rn[kr],
 			     rte_strerror(rte_errno));
 	lead = mbufx_leading_space(k);
@@ -2017,22 +2038,53 @@ test_vlan_insert(void)
  * when the first segment allows (also after moving its data), a fresh
  * segment otherwise; every documented errno, the packet unchanged.
  */
-static int
-test_prepend_contig(void)
-{
-	static const uint16_t tail[] = { 300 };
-	static struct rte_mbuf *hv[ALL_N];
-	struct rte_mbuf *m, *o, *m0, *null = NULL;
-	unsigned int a0[MBUFX_ZONE_NUM], n;
-	uint8_t exp[MAXB];
-	uint8_t *p;
-
 #define PC_FAILS(z, mp, len, contig, err) do {				\
 	rte_errno = 0;							\
 	TEST_ASSERT_NULL(mbufx_prepend_contig(z, mp, len, contig),	\
 			 "should fail");				\
 	TEST_ASSERT_EQUAL(rte_errno, err, "errno");			\
 } while (0)
+
+/*
+ * A clone of 100 + 300 bytes gets 4 bytes with 46 contiguous: a fresh
+ * private head, every promised byte written, the original intact. *m the
+ * packet (404 bytes, in exp), *o the original.
+ */
+static int
+pc_clone_head(struct rte_mbuf **m, struct rte_mbuf **o, uint8_t *exp)
+{
+	static const uint16_t tail[] = { 300 };
+	struct rte_mbuf *m0;
+	uint8_t *p;
+
+	*m = mk_packet(TU_INDIRECT, 128, 100, tail, 1, exp, o);
+	TEST_ASSERT_NOT_NULL(*m, "make");
+	m0 = *m;
+	p = mbufx_prepend_contig(zs, m, 4, 4 + 42);
+	TEST_ASSERT(p != NULL && *m != m0 && (*m)->data_len == 46 &&
+		    mbufx_seg_writable(*m), "fresh private head");
+	memset(p, 0x44, 46);	/* every promised byte */
+	TEST_ASSERT_SUCCESS(tu_cmp(*o, exp, 100), "original intact");
+	memmove(exp + 4, exp, 400);
+	memset(exp, 0x44, 46);
+	TEST_ASSERT_SUCCESS(tu_cmp(*m, exp, 404), "content");
+	return TEST_SUCCESS;
+}
+
+/*
+ * In place in a writable head with headroom (pulled up when the first
+ * segment holds too little), the data moved back without headroom, a fresh
+ * head on a clone.
+ */
+static int
+test_prepend_contig(void)
+{
+	static const uint16_t tail[] = { 300 };
+	struct rte_mbuf *m, *o, *m0;
+	unsigned int a0[MBUFX_ZONE_NUM];
+	uint8_t exp[MAXB];
+	uint8_t *p;
+
 	/* writable head with headroom and data: in place */
 	m = mk_packet(TU_DIRECT, 128, 100, tail, 1, exp, &o);
 	TEST_ASSERT_NOT_NULL(m, "make");
@@ -2056,6 +2108,7 @@ test_prepend_contig(void)
 
 	/* no headroom in a writable head: the data moves back */
 	m = mk_packet(TU_DIRECT, 0, 100, tail, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
 	m0 = m;
 	p = mbufx_prepend_contig(zs, &m, 18, 18 + 34);
 	TEST_ASSERT(p != NULL && m == m0 && m->data_off == 0, "moved");
@@ -2066,18 +2119,26 @@ test_prepend_contig(void)
 	rte_pktmbuf_free(m);
 
 	/* a clone: fresh segment, the clone's bytes and the original intact */
-	m = mk_packet(TU_INDIRECT, 128, 100, tail, 1, exp, &o);
-	m0 = m;
-	p = mbufx_prepend_contig(zs, &m, 4, 4 + 42);
-	TEST_ASSERT(p != NULL && m != m0 && m->data_len == 46 &&
-		    mbufx_seg_writable(m), "fresh private head");
-	memset(p, 0x44, 46);	/* every promised byte */
-	TEST_ASSERT_SUCCESS(tu_cmp(o, exp, 100), "original intact");
-	memmove(exp + 4, exp, 400);
-	memset(exp, 0x44, 46);
-	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 404), "content");
+	TEST_RUN(pc_clone_head(&m, &o, exp));
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
 
-	/* errors, the packet unchanged */
+/*
+ * EINVAL, ENOMEM, EOVERFLOW and ENOSPC, the packet unchanged and nothing
+ * allocated; a contig within the packet is pulled up in place.
+ */
+static int
+test_prepend_contig_errors(void)
+{
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *m, *o, *m0, *null = NULL, *j1, *j2;
+	unsigned int a0[MBUFX_ZONE_NUM], n;
+	uint8_t exp[MAXB];
+
+	TEST_RUN(pc_clone_head(&m, &o, exp));
 	m0 = m;
 	PC_FAILS(NULL, &m, 4, 10, EINVAL);
 	PC_FAILS(zs, NULL, 4, 10, EINVAL);
@@ -2104,25 +2165,23 @@ test_prepend_contig(void)
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 404), "unchanged");
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(o);
-	{
-		/* contig beyond every zone's buffer */
-		struct rte_mbuf *j1 = mbufx_alloc(zs, 9216);
-		struct rte_mbuf *j2 = mbufx_alloc(zs, 9216);
 
-		TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
-		TEST_ASSERT_SUCCESS(tu_fill(j1, 9000, 1), "fill");
-		TEST_ASSERT_SUCCESS(tu_fill(j2, 1000, 2), "fill");
-		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
-		PC_FAILS(zs, &j1, 4, 9345, ENOSPC);
-		rte_pktmbuf_free(j1);
-	}
-#undef PC_FAILS
+	/* contig beyond every zone's buffer */
+	j1 = mbufx_alloc(zs, 9216);
+	j2 = mbufx_alloc(zs, 9216);
+	TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
+	TEST_ASSERT_SUCCESS(tu_fill(j1, 9000, 1), "fill");
+	TEST_ASSERT_SUCCESS(tu_fill(j2, 1000, 2), "fill");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
+	PC_FAILS(zs, &j1, 4, 9345, ENOSPC);
+	rte_pktmbuf_free(j1);
 	ASSERT_NO_LEAK();
 	return TEST_SUCCESS;
 }
+#undef PC_FAILS
 
 /* Header zone dry: pullup and fan-out take the next larger zone, counted,
- * exactly as prepend does (test_prepend_errors). */
+ * exactly as prepend does (test_prepend_zone_fallback). */
 static int
 test_hdr_fallback(void)
 {
@@ -2457,6 +2516,7 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_fanout_kept_copy_readers),
 		MBUFX_TEST_CASE(test_vlan_insert),
 		MBUFX_TEST_CASE(test_prepend_contig),
+		MBUFX_TEST_CASE(test_prepend_contig_errors),
 		MBUFX_TEST_CASE(test_hdr_fallback),
 		MBUFX_TEST_CASE(test_stale_head),
 		MBUFX_TEST_CASE(test_empty_first_segment),
