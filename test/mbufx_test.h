@@ -36,34 +36,108 @@
 #define TEST_FAILED -1
 #define TEST_SKIPPED 77
 
-#define TEST_ASSERT(cond, msg, ...) do {					\
+/*
+ * Assertions. Every failure prints one line through TEST_FAIL_MSG():
+ *
+ *     FAIL file.c:123 func(): <expression>[: <values>]: <message>
+ *
+ * TEST_ASSERT*() return TEST_FAILED from the calling function at the first
+ * failure. TEST_EXPECT*(ret, ...) print the same line, set ret to
+ * TEST_FAILED and go on, for a test that must release what it holds (pools,
+ * heaps, lcores) before returning ret.
+ */
+#define TEST_FAIL_MSG(msg, ...)						\
+	printf("FAIL %s:%d %s(): " msg "\n", __FILE__, __LINE__, __func__,	\
+	       ##__VA_ARGS__)
+
+/*
+ * The checks behind them: fail is what to do on failure; the public macros
+ * pass the expressions as written (#a), not macro-expanded.
+ */
+#define TEST_CHECK_(cond, cs, fail, msg, ...) do {			\
 	if (!(cond)) {							\
-		printf("FAIL %s:%d %s(): " msg "\n", __FILE__, __LINE__,	\
-		       __func__, ##__VA_ARGS__);				\
-		return TEST_FAILED;					\
+		TEST_FAIL_MSG("%s: " msg, cs, ##__VA_ARGS__);		\
+		fail;							\
 	}								\
 } while (0)
 
-#define TEST_ASSERT_EQUAL(a, b, msg, ...) do {				\
+#define TEST_CHECK_EQUAL_(a, b, as, bs, fail, msg, ...) do {		\
 	long long a_ = (long long)(a), b_ = (long long)(b);		\
 	if (a_ != b_) {							\
-		printf("FAIL %s:%d %s(): %s == %s: %lld != %lld: " msg "\n",	\
-		       __FILE__, __LINE__, __func__, #a, #b, a_, b_,	\
-		       ##__VA_ARGS__);					\
-		return TEST_FAILED;					\
+		TEST_FAIL_MSG("%s == %s: %lld != %lld: " msg, as, bs,	\
+			      a_, b_, ##__VA_ARGS__);			\
+		fail;							\
 	}								\
 } while (0)
 
+#define TEST_CHECK_NOT_EQUAL_(a, b, as, bs, fail, msg, ...) do {	\
+	long long a_ = (long long)(a), b_ = (long long)(b);		\
+	if (a_ == b_) {							\
+		TEST_FAIL_MSG("%s != %s: both %lld: " msg, as, bs, a_,	\
+			      ##__VA_ARGS__);				\
+		fail;							\
+	}								\
+} while (0)
+
+#define TEST_CHECK_FAIL_(val, vs, fail, msg, ...) do {			\
+	if ((val) == 0) {						\
+		TEST_FAIL_MSG("%s failed to fail: " msg, vs,		\
+			      ##__VA_ARGS__);				\
+		fail;							\
+	}								\
+} while (0)
+
+#define TEST_CHECK_NULL_(p, ps, fail, msg, ...) do {			\
+	const void *p_ = (p);						\
+	if (p_ != NULL) {						\
+		TEST_FAIL_MSG("%s is %p, not NULL: " msg, ps, p_,	\
+			      ##__VA_ARGS__);				\
+		fail;							\
+	}								\
+} while (0)
+
+#define TEST_CHECK_NOT_NULL_(p, ps, fail, msg, ...) do {		\
+	if ((p) == NULL) {						\
+		TEST_FAIL_MSG("%s is NULL: " msg, ps, ##__VA_ARGS__);	\
+		fail;							\
+	}								\
+} while (0)
+
+/** cond holds (the message gives the values that matter). */
+#define TEST_ASSERT(cond, msg, ...) \
+	TEST_CHECK_(cond, #cond, return TEST_FAILED, msg, ##__VA_ARGS__)
+/** a == b as integers; both values printed. */
+#define TEST_ASSERT_EQUAL(a, b, msg, ...) \
+	TEST_CHECK_EQUAL_(a, b, #a, #b, return TEST_FAILED, msg, ##__VA_ARGS__)
+/** a != b as integers; the value printed. */
 #define TEST_ASSERT_NOT_EQUAL(a, b, msg, ...) \
-	TEST_ASSERT((a) != (b), "%s != %s: " msg, #a, #b, ##__VA_ARGS__)
+	TEST_CHECK_NOT_EQUAL_(a, b, #a, #b, return TEST_FAILED, msg, \
+			      ##__VA_ARGS__)
+/** val == 0; the value printed. */
 #define TEST_ASSERT_SUCCESS(val, msg, ...) \
-	TEST_ASSERT_EQUAL(val, 0, msg, ##__VA_ARGS__)
+	TEST_CHECK_EQUAL_(val, 0, #val, "0", return TEST_FAILED, msg, \
+			  ##__VA_ARGS__)
+/** val != 0. */
 #define TEST_ASSERT_FAIL(val, msg, ...) \
-	TEST_ASSERT((val) != 0, "%s failed to fail: " msg, #val, ##__VA_ARGS__)
+	TEST_CHECK_FAIL_(val, #val, return TEST_FAILED, msg, ##__VA_ARGS__)
+/** p == NULL; the pointer printed. */
 #define TEST_ASSERT_NULL(p, msg, ...) \
-	TEST_ASSERT((p) == NULL, "%s is not NULL: " msg, #p, ##__VA_ARGS__)
+	TEST_CHECK_NULL_(p, #p, return TEST_FAILED, msg, ##__VA_ARGS__)
+/** p != NULL. */
 #define TEST_ASSERT_NOT_NULL(p, msg, ...) \
-	TEST_ASSERT((p) != NULL, "%s is NULL: " msg, #p, ##__VA_ARGS__)
+	TEST_CHECK_NOT_NULL_(p, #p, return TEST_FAILED, msg, ##__VA_ARGS__)
+
+/** As TEST_ASSERT*(), setting ret to TEST_FAILED instead of returning. */
+#define TEST_EXPECT(ret, cond, msg, ...) \
+	TEST_CHECK_(cond, #cond, (ret) = TEST_FAILED, msg, ##__VA_ARGS__)
+#define TEST_EXPECT_EQUAL(ret, a, b, msg, ...) \
+	TEST_CHECK_EQUAL_(a, b, #a, #b, (ret) = TEST_FAILED, msg, \
+			  ##__VA_ARGS__)
+#define TEST_EXPECT_SUCCESS(ret, val, msg, ...) \
+	TEST_CHECK_EQUAL_(val, 0, #val, "0", (ret) = TEST_FAILED, msg, \
+			  ##__VA_ARGS__)
+#define TEST_EXPECT_NOT_NULL(ret, p, msg, ...) \
+	TEST_CHECK_NOT_NULL_(p, #p, (ret) = TEST_FAILED, msg, ##__VA_ARGS__)
 
 /** Run a sub-test and return its failure (or skip) to the caller. */
 #define TEST_RUN(fn) do {						\

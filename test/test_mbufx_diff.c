@@ -185,10 +185,14 @@ rnd_len(struct diff *d)
 	return 2000 + rnd_n(d, 7216);
 }
 
+/*
+ * The engine against its reference: a difference fails the step, with the
+ * framework's failure line (file:line), the step and the seed to replay it.
+ */
 #define FAIL(d, fmt, ...) do {						\
-	printf("FAIL step %" PRIu64 " (seed %" PRIu64 "): " fmt "\n",	\
-	       (d)->step, mbufx_test_seed(), ##__VA_ARGS__);		\
-	return -1;							\
+	TEST_FAIL_MSG("step %" PRIu64 " (seed %" PRIu64 "): " fmt,	\
+		      (d)->step, mbufx_test_seed(), ##__VA_ARGS__);	\
+	return TEST_FAILED;						\
 } while (0)
 
 /* Record the fields p's reference reads, after an operation on it. */
@@ -1120,7 +1124,7 @@ diff_run_one(const struct diff_kind *k, unsigned int run, int eal,
 		diff_loop(&l);
 	} else if (pthread_create(&th, NULL, diff_loop, &l) != 0 ||
 		   pthread_join(th, NULL) != 0) {
-		printf("thread\n");
+		TEST_FAIL_MSG("run %u: no non-EAL thread", run);
 		goto out;
 	}
 	if (l.ret != 0)
@@ -1134,7 +1138,7 @@ diff_run_one(const struct diff_kind *k, unsigned int run, int eal,
 	/* the paths the test is about were all taken */
 	if (steps >= 10000 && diff_paths(d, &st, run == 0) != 0) {
 		mbufx_zone_set_dump(stdout, d->zs);
-		printf("a path was never exercised\n");
+		TEST_FAIL_MSG("run %u: a path was never exercised", run);
 		goto out;
 	}
 	if (diff_audit(d, stdout) != 0)

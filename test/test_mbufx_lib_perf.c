@@ -69,7 +69,8 @@
 
 /* A benchmark cannot continue (a pool ran dry: sizes are wrong). */
 #define BENCH_DIE(msg) do {						\
-	fprintf(stderr, "mbufx_lib_perf: %s", msg);			\
+	TEST_FAIL_MSG("%s", msg);					\
+	fflush(stdout);							\
 	abort();							\
 } while (0)
 
@@ -134,7 +135,7 @@ base_encap(struct rte_mbuf **mp, uint16_t len)
 
 	hdr = rte_pktmbuf_alloc(hdr_pool);
 	if (unlikely(hdr == NULL))
-		BENCH_DIE("header pool empty\n");
+		BENCH_DIE("header pool empty");
 	/* exactly ipv4_multicast's mcast_out_pkt(): no metadata is carried
 	 * over (mbufx_prepend() moves all of it: the baseline is cheaper) */
 	hdr->next = pkt;
@@ -157,7 +158,7 @@ run_encap(unsigned int variant, unsigned int len)
 	t0 = rte_rdtsc_precise();
 	for (done = 0; done < n; done += BURST) {
 		if (rte_pktmbuf_alloc_bulk(pkt_pool, v, BURST) != 0)
-			BENCH_DIE("packet pool empty\n");
+			BENCH_DIE("packet pool empty");
 		for (i = 0; i < BURST; i++)
 			v[i]->data_len = v[i]->pkt_len = 64;
 		if (variant == 0) {
@@ -190,7 +191,7 @@ base_fanout(struct rte_mbuf *m, struct rte_mbuf **out, unsigned int n,
 		base_hdr_allocs++;
 		pkt = i < n - 1 ? rte_pktmbuf_clone(m, hdr_pool) : m;
 		if (unlikely(hdr == NULL || pkt == NULL))
-			BENCH_DIE("header pool empty\n");
+			BENCH_DIE("header pool empty");
 		/* mcast_out_pkt() + mcast_send_pkt() */
 		hdr->next = pkt;
 		hdr->pkt_len = hdr->data_len + pkt->pkt_len;
@@ -217,7 +218,7 @@ run_fanout(unsigned int variant, unsigned int ncopies)
 		m->data_len = m->pkt_len = 1500;
 		if (variant == 0) {
 			if (mbufx_fanout(zs, m, 14, c, ncopies) < 0)
-				BENCH_DIE("fanout failed\n");
+				BENCH_DIE("fanout failed");
 			for (i = 0; i < ncopies; i++)
 				memcpy(rte_pktmbuf_mtod(c[i], void *), tmpl, 14);
 		} else {
@@ -250,10 +251,10 @@ run_pullup(unsigned int variant, unsigned int len)
 		for (i = 0; i < PULL_BATCH; i++) {
 			if (variant == 0) {
 				if (mbufx_pullup(zs, &v[i], len) == NULL)
-					BENCH_DIE("pullup\n");
+					BENCH_DIE("pullup");
 			} else if (variant == 1) {
 				if (rte_pktmbuf_linearize(v[i]) != 0)
-					BENCH_DIE("linearize\n");
+					BENCH_DIE("linearize");
 			} else {
 				c = rte_pktmbuf_copy(v[i], pkt_pool, 0,
 						     UINT32_MAX);
@@ -308,7 +309,7 @@ chain_2k(uint32_t len)
 
 	k = (len + 2047) / 2048;
 	if (rte_pktmbuf_alloc_bulk(pkt_pool, s, k) != 0)
-		BENCH_DIE("packet pool empty\n");
+		BENCH_DIE("packet pool empty");
 	m = s[0];
 	for (i = 0; i < k; i++) {
 		s[i]->data_len = (uint16_t)RTE_MIN(2048u, len - i * 2048);
@@ -343,7 +344,7 @@ run_jumbo(unsigned int variant, unsigned int arg)
 			if (variant == 0) {
 				m = mbufx_alloc(zs, len);
 				if (m == NULL || m->nb_segs != 1)
-					BENCH_DIE("no jumbo mbuf\n");
+					BENCH_DIE("no jumbo mbuf");
 				rte_memcpy(rte_pktmbuf_append(m, (uint16_t)len),
 					   jsrc, len);
 				if (cksum)

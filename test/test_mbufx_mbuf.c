@@ -340,24 +340,37 @@ test_prepend_multiseg(void)
 	return TEST_SUCCESS;
 }
 
-static int
-test_prepend_errors(void)
-{
-	static struct rte_mbuf *hv[ALL_N];
-	struct rte_mbuf *m, *o, *m0, *null = NULL;
-	struct mbufx_zone_stats s0, s1;
-	unsigned int a0[MBUFX_ZONE_NUM], n;
-	uint8_t exp[MAXB];
-	void *p;
-
-	m = tu_make(TU_INDIRECT, zs, 128, 200, 4, &o);
-	TEST_ASSERT_NOT_NULL(m, "make");
-	tu_read(m, exp, MAXB);
 #define PREPEND_FAILS(z, mp, len, err) do {				\
 	rte_errno = 0;							\
 	TEST_ASSERT_NULL(mbufx_prepend(z, mp, len), "should fail");	\
 	TEST_ASSERT_EQUAL(rte_errno, err, "errno");			\
 } while (0)
+
+/*
+ * The packet the error cases prepend to: an indirect mbuf of 200 bytes
+ * (its owner in *o), its bytes in exp.
+ */
+static struct rte_mbuf *
+prepend_err_packet(struct rte_mbuf **o, uint8_t *exp)
+{
+	struct rte_mbuf *m = tu_make(TU_INDIRECT, zs, 128, 200, 4, o);
+
+	if (m != NULL)
+		tu_read(m, exp, MAXB);
+	return m;
+}
+
+/* Bad arguments fail with EINVAL; len 0 is the data start, no change. */
+static int
+test_prepend_bad_args(void)
+{
+	struct rte_mbuf *m, *o, *m0, *null = NULL;
+	unsigned int a0[MBUFX_ZONE_NUM];
+	uint8_t exp[MAXB];
+	void *p;
+
+	m = prepend_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
 	PREPEND_FAILS(NULL, &m, 4, EINVAL);
 	PREPEND_FAILS(zs, NULL, 4, EINVAL);
 	PREPEND_FAILS(zs, &null, 4, EINVAL);
@@ -369,9 +382,31 @@ test_prepend_errors(void)
 	p = mbufx_prepend(zs, &m, 0);
 	TEST_ASSERT(p == rte_pktmbuf_mtod(m0, void *) && m == m0, "len 0");
 	ASSERT_AVAIL_SAME(a0, "len 0");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
 
-	/* a header bigger than a header-zone buffer comes from the packet
-	 * zone */
+/*
+ * A header the header zone cannot give comes from the packet zone: too big
+ * for a header-zone buffer, or the header zone empty (counted). Every zone
+ * empty: ENOMEM, packet and pools unchanged.
+ */
+static int
+test_prepend_zone_fallback(void)
+{
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *m, *o, *m0;
+	struct mbufx_zone_stats s0, s1;
+	unsigned int a0[MBUFX_ZONE_NUM], n;
+	uint8_t exp[MAXB];
+	void *p;
+
+	m = prepend_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
 	p = mbufx_prepend(zs, &m, 300);
 	TEST_ASSERT(p != NULL && m->pool == zs->pool[MBUFX_ZONE_PKT], "300");
 	memset(p, 1, 300);
@@ -404,8 +439,28 @@ test_prepend_errors(void)
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
 	ASSERT_AVAIL_SAME(a0, "nothing allocated");
 	rte_pktmbuf_free_bulk(hv, n);
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
 
-	/* too many segments */
+/*
+ * EOVERFLOW, nothing allocated, the packet unchanged: too many segments, or
+ * more than UINT32_MAX bytes (pkt_len faked, then restored), chained and in
+ * place; a header that exactly fits is prepended.
+ */
+static int
+test_prepend_overflow(void)
+{
+	struct rte_mbuf *m, *o, *m0, *d, *d0, *no;
+	unsigned int a0[MBUFX_ZONE_NUM];
+	uint8_t exp[MAXB];
+	uint16_t off;
+
+	m = prepend_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	m0 = m;
 	m->nb_segs = RTE_MBUF_MAX_NB_SEGS;
 	tu_avail(zs, a0);
 	PREPEND_FAILS(zs, &m, 4, EOVERFLOW);
@@ -413,38 +468,32 @@ test_prepend_errors(void)
 	m->nb_segs = 1;
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 200), "content unchanged");
 
-	/* more than UINT32_MAX bytes (pkt_len faked, then restored), chained
-	 * and in place */
 	m->pkt_len = UINT32_MAX - 2;
 	tu_avail(zs, a0);
 	PREPEND_FAILS(zs, &m, 4, EOVERFLOW);
 	ASSERT_AVAIL_SAME(a0, "nothing allocated");
 	TEST_ASSERT(m == m0 && m->data_len == 200, "unchanged");
 	m->pkt_len = 200;
-	{
-		struct rte_mbuf *d, *d0, *no;
-		uint16_t off;
 
-		d = tu_make(TU_DIRECT, zs, 128, 100, 5, &no);
-		TEST_ASSERT_NOT_NULL(d, "make");
-		d0 = d;
-		off = d->data_off;
-		d->pkt_len = UINT32_MAX - 3;
-		PREPEND_FAILS(zs, &d, 4, EOVERFLOW);
-		TEST_ASSERT(d == d0 && d->data_off == off &&
-			    d->data_len == 100, "in-place path unchanged");
-		d->pkt_len = UINT32_MAX - 4;
-		TEST_ASSERT_NOT_NULL(mbufx_prepend(zs, &d, 4), "exactly fits");
-		TEST_ASSERT(d == d0 && d->pkt_len == UINT32_MAX, "in place");
-		d->pkt_len = 104;
-		rte_pktmbuf_free(d);
-	}
-#undef PREPEND_FAILS
+	d = tu_make(TU_DIRECT, zs, 128, 100, 5, &no);
+	TEST_ASSERT_NOT_NULL(d, "make");
+	d0 = d;
+	off = d->data_off;
+	d->pkt_len = UINT32_MAX - 3;
+	PREPEND_FAILS(zs, &d, 4, EOVERFLOW);
+	TEST_ASSERT(d == d0 && d->data_off == off &&
+		    d->data_len == 100, "in-place path unchanged");
+	d->pkt_len = UINT32_MAX - 4;
+	TEST_ASSERT_NOT_NULL(mbufx_prepend(zs, &d, 4), "exactly fits");
+	TEST_ASSERT(d == d0 && d->pkt_len == UINT32_MAX, "in place");
+	d->pkt_len = 104;
+	rte_pktmbuf_free(d);
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(o);
 	ASSERT_NO_LEAK();
 	return TEST_SUCCESS;
 }
+#undef PREPEND_FAILS
 
 /* ---- pullup ---------------------------------------------------------- */
 
@@ -943,8 +992,74 @@ test_fanout_shapes(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The packet the fan-out error cases copy: an indirect mbuf of 1000 bytes
+ * (its owner in *o), its bytes in exp.
+ */
+static struct rte_mbuf *
+fanout_err_packet(struct rte_mbuf **o, uint8_t *exp)
+{
+	struct rte_mbuf *m = tu_make(TU_INDIRECT, zs, 128, 1000, 3, o);
+
+	if (m != NULL)
+		tu_read(m, exp, MAXB);
+	return m;
+}
+
+/* After a failed call the fan-out works: it consumes m. */
 static int
-test_fanout_errors(void)
+fanout_then_works(struct rte_mbuf *m, struct rte_mbuf *o)
+{
+	struct rte_mbuf *copies[2];
+
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), 2, "works");
+	rte_pktmbuf_free(copies[0]);
+	rte_pktmbuf_free(copies[1]);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
+
+/* Bad arguments, hdr_len beyond the packet or every zone's buffer: EINVAL. */
+static int
+test_fanout_bad_args(void)
+{
+	struct rte_mbuf *copies[8], *m, *o, *j1, *j2;
+	uint8_t exp[MAXB];
+
+	m = fanout_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	TEST_ASSERT_EQUAL(mbufx_fanout(NULL, m, 14, copies, 2), -EINVAL, "zs");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, NULL, 14, copies, 2), -EINVAL, "m");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, NULL, 2), -EINVAL, "copies");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 0), -EINVAL, "n");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 1001, copies, 2), -EINVAL,
+			  "hdr_len > pkt_len");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1000), "m unchanged");
+
+	/* hdr_len beyond every zone's buffer (a packet longer than that) */
+	j1 = mbufx_alloc(zs, 9216);
+	j2 = mbufx_alloc(zs, 9216);
+	TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
+	j1->data_off = 0;
+	TEST_ASSERT_SUCCESS(tu_fill(j1, 9344, 1), "fill");
+	TEST_ASSERT_SUCCESS(tu_fill(j2, 100, 2), "fill");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9345, copies, 2), -EINVAL,
+			  "hdr_len > largest buffer");
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9344, copies, 2), 2,
+			  "hdr_len = largest buffer");
+	rte_pktmbuf_free(copies[0]);
+	rte_pktmbuf_free(copies[1]);
+	return fanout_then_works(m, o);
+}
+
+/*
+ * Not enough mbufs in any zone: -ENOMEM, m untouched, nothing leaked (the
+ * larger zones are drained too: the library falls back to them).
+ */
+static int
+test_fanout_enomem(void)
 {
 	static struct rte_mbuf *hv[ALL_N];
 	struct rte_mbuf *copies[8], *m, *o;
@@ -952,18 +1067,8 @@ test_fanout_errors(void)
 	uint8_t exp[MAXB];
 	uint16_t rc;
 
-	m = tu_make(TU_INDIRECT, zs, 128, 1000, 3, &o);
+	m = fanout_err_packet(&o, exp);
 	TEST_ASSERT_NOT_NULL(m, "make");
-	tu_read(m, exp, MAXB);
-	TEST_ASSERT_EQUAL(mbufx_fanout(NULL, m, 14, copies, 2), -EINVAL, "zs");
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, NULL, 14, copies, 2), -EINVAL, "m");
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, NULL, 2), -EINVAL, "copies");
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 0), -EINVAL, "n");
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 1001, copies, 2), -EINVAL,
-			  "hdr_len > pkt_len");
-
-	/* not enough mbufs in any zone: -ENOMEM, m untouched, nothing leaked
-	 * (the larger zones are drained too: the library falls back to them) */
 	n = drain_from(MBUFX_ZONE_PKT, hv, RTE_DIM(hv));
 	n += tu_drain(zs->pool[MBUFX_ZONE_HDR], &hv[n], RTE_DIM(hv) - n);
 	rte_pktmbuf_free_bulk(&hv[n - 5], 5); /* room for 2 copies, not 4 */
@@ -979,75 +1084,60 @@ test_fanout_errors(void)
 	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), -ENOMEM, "2");
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1000), "m unchanged");
 	rte_pktmbuf_free_bulk(hv, n);
+	return fanout_then_works(m, o);
+}
 
-	/* hdr_len beyond every zone's buffer (a packet longer than that) */
-	{
-		struct rte_mbuf *j1 = mbufx_alloc(zs, 9216);
-		struct rte_mbuf *j2 = mbufx_alloc(zs, 9216);
+/*
+ * The data reference counter would overflow: -EOVERFLOW, nothing taken.
+ * Two segments sharing one data owner (a chain of two clones of the same
+ * packet): every copy takes two references on it, so 4 copies need 8 free
+ * counts, not 4. The counter must not wrap.
+ */
+static int
+test_fanout_refcnt_overflow(void)
+{
+	struct rte_mbuf *copies[8], *m, *o, *c1, *c2;
+	unsigned int a0[MBUFX_ZONE_NUM], i;
+	const char *why = NULL;
+	uint8_t exp[MAXB];
+	uint16_t rc, base;
 
-		TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
-		j1->data_off = 0;
-		TEST_ASSERT_SUCCESS(tu_fill(j1, 9344, 1), "fill");
-		TEST_ASSERT_SUCCESS(tu_fill(j2, 100, 2), "fill");
-		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
-		TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9345, copies, 2), -EINVAL,
-				  "hdr_len > largest buffer");
-		TEST_ASSERT_EQUAL(mbufx_fanout(zs, j1, 9344, copies, 2), 2,
-				  "hdr_len = largest buffer");
-		rte_pktmbuf_free(copies[0]);
-		rte_pktmbuf_free(copies[1]);
-	}
-
-	/* data reference counter would overflow */
+	m = fanout_err_packet(&o, exp);
+	TEST_ASSERT_NOT_NULL(m, "make");
+	rc = rte_mbuf_refcnt_read(o);
 	rte_mbuf_refcnt_set(o, UINT16_MAX - 2);
 	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 4), -EOVERFLOW,
 			  "refcnt");
 	rte_mbuf_refcnt_set(o, rc);
 	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), rc, "restored");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 1000), "m unchanged");
 
-	/* Two segments sharing one data owner (a chain of two clones of the
-	 * same packet): every copy takes two references on it, so 4 copies
-	 * need 8 free counts, not 4. The counter must not wrap. */
-	{
-		struct rte_mbuf *c1, *c2;
-		const char *why = NULL;
-		unsigned int i;
-		uint16_t base;
-
-		c1 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
-		c2 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
-		TEST_ASSERT(c1 != NULL && c2 != NULL, "clones");
-		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(c1, c2), "chain");
-		base = rte_mbuf_refcnt_read(o);
-		rte_mbuf_refcnt_set(o, UINT16_MAX - 6); /* room for 6 */
-		tu_avail(zs, a0);
-		TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 4),
-				  -EOVERFLOW, "same owner twice");
-		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 6,
-				  "owner refcnt unchanged");
-		ASSERT_AVAIL_SAME(a0, "nothing allocated");
-		/* 3 copies: 6 references fit exactly */
-		TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 3), 3,
-				  "exactly full");
-		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 2,
-				  "6 taken, the 2 of c1/c2 released");
-		for (i = 0; i < 3; i++) {
-			TEST_ASSERT_SUCCESS(rte_mbuf_check(copies[i], 1, &why),
-					    "copy %u: %s", i, why);
-			rte_pktmbuf_free(copies[i]);
-		}
-		TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 8,
-				  "all released");
-		rte_mbuf_refcnt_set(o, (uint16_t)(base - 2));
+	c1 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
+	c2 = rte_pktmbuf_clone(o, zs->pool[MBUFX_ZONE_HDR]);
+	TEST_ASSERT(c1 != NULL && c2 != NULL, "clones");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(c1, c2), "chain");
+	base = rte_mbuf_refcnt_read(o);
+	rte_mbuf_refcnt_set(o, UINT16_MAX - 6); /* room for 6 */
+	tu_avail(zs, a0);
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 4), -EOVERFLOW,
+			  "same owner twice");
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 6,
+			  "owner refcnt unchanged");
+	ASSERT_AVAIL_SAME(a0, "nothing allocated");
+	/* 3 copies: 6 references fit exactly */
+	TEST_ASSERT_EQUAL(mbufx_fanout(zs, c1, 14, copies, 3), 3,
+			  "exactly full");
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 2,
+			  "6 taken, the 2 of c1/c2 released");
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT_SUCCESS(rte_mbuf_check(copies[i], 1, &why),
+				    "copy %u: %s", i, why);
+		rte_pktmbuf_free(copies[i]);
 	}
-
-	/* and then it works */
-	TEST_ASSERT_EQUAL(mbufx_fanout(zs, m, 14, copies, 2), 2, "works");
-	rte_pktmbuf_free(copies[0]);
-	rte_pktmbuf_free(copies[1]);
-	rte_pktmbuf_free(o);
-	ASSERT_NO_LEAK();
-	return TEST_SUCCESS;
+	TEST_ASSERT_EQUAL(rte_mbuf_refcnt_read(o), UINT16_MAX - 8,
+			  "all released");
+	rte_mbuf_refcnt_set(o, (uint16_t)(base - 2));
+	return fanout_then_works(m, o);
 }
 
 /*
@@ -1716,6 +1806,70 @@ enum kept_reader { KR_CLONE, KR_ATTACH, KR_REFCNT, KR_NUM };
 enum kept_writer { KW_PREPEND, KW_PCONTIG, KW_UNSHARE, KW_PULLUP, KW_VLAN,
 		   KW_APPEND, KW_NUM };
 
+/* The reader kr takes of the kept copy k: a new mbuf, or k held twice. */
+static struct rte_mbuf *
+kept_reader_take(struct mbufx_zone_set *z, struct rte_mbuf *k,
+		 enum kept_reader kr)
+{
+	struct rte_mbuf *r;
+
+	if (kr == KR_CLONE)
+		return rte_pktmbuf_clone(k, z->pool[MBUFX_ZONE_HDR]);
+	if (kr == KR_ATTACH) {
+		r = rte_pktmbuf_alloc(z->pool[MBUFX_ZONE_HDR]);
+		if (r != NULL)
+			rte_pktmbuf_attach(r, k);
+		return r;
+	}
+	rte_pktmbuf_refcnt_update(k, 1);
+	return k;
+}
+
+/*
+ * The writing call kw on the kept copy *k, every byte it promises written:
+ * the packet's data start, or NULL when the call failed.
+ */
+static uint8_t *
+kept_write(struct mbufx_zone_set *z, struct rte_mbuf **k,
+	   enum kept_writer kw)
+{
+	uint8_t add[4] = { 1, 2, 3, 4 };
+	uint8_t *p;
+	int ret;
+
+	switch (kw) {
+	case KW_PREPEND:
+		p = mbufx_prepend(z, k, 4);
+		if (p != NULL)
+			memset(p, 0xa5, 4);
+		return p;
+	case KW_PCONTIG:
+		p = mbufx_prepend_contig(z, k, 4, 18);
+		if (p != NULL)
+			memset(p, 0xa5, 18);
+		return p;
+	case KW_UNSHARE:
+		p = mbufx_unshare_hdr(z, k, 14);
+		if (p != NULL)
+			memset(p, 0xa5, 14);
+		return p;
+	case KW_PULLUP:
+		/* contiguous, written only where the rule allows */
+		p = mbufx_pullup(z, k, 14);
+		if (p != NULL && mbufx_seg_writable(*k))
+			memset(p, 0xa5, 14);
+		return p;
+	case KW_VLAN:
+		(*k)->vlan_tci = 0x321;
+		ret = mbufx_vlan_insert(z, k);
+		return ret == 0 ? rte_pktmbuf_mtod(*k, uint8_t *) : NULL;
+	default:
+		ret = mbufx_append_data(*k, add, sizeof(add));
+		return ret == 0 || ret == -EBUSY || ret == -ENOSPC ?
+			rte_pktmbuf_mtod(*k, uint8_t *) : NULL;
+	}
+}
+
 static int
 kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
 	       enum kept_writer kw, int free_first)
@@ -1725,11 +1879,9 @@ kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
 		"unshare_hdr", "pullup", "vlan_insert", "append_data" };
 	struct rte_mbuf *cp[3], *m, *k, *r;
 	uint8_t exp[MAXB], rd[MAXB], rhead[MAXB];
-	uint8_t add[4] = { 1, 2, 3, 4 };
 	uint16_t r_off, r_dlen, lead, shared_lead;
 	uint32_t r_plen, rlen;
-	uint8_t *p = NULL;
-	int ret = 0;
+	uint8_t *p;
 
 	m = rte_pktmbuf_alloc(z->pool[MBUFX_ZONE_PKT]);
 	TEST_ASSERT_NOT_NULL(m, "alloc");
@@ -1739,16 +1891,7 @@ kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
 	k = cp[2];
 	if (free_first)
 		rte_pktmbuf_free(cp[0]);
-	if (kr == KR_CLONE) {
-		r = rte_pktmbuf_clone(k, z->pool[MBUFX_ZONE_HDR]);
-	} else if (kr == KR_ATTACH) {
-		r = rte_pktmbuf_alloc(z->pool[MBUFX_ZONE_HDR]);
-		if (r != NULL)
-			rte_pktmbuf_attach(r, k);
-	} else {
-		rte_pktmbuf_refcnt_update(k, 1);
-		r = k;
-	}
+	r = kept_reader_take(z, k, kr);
 	TEST_ASSERT_NOT_NULL(r, "%s", rn[kr]);
 	TEST_ASSERT_EQUAL(mbufx_leading_space(k), 0, "%s: shared", rn[kr]);
 	if (!free_first)
@@ -1763,39 +1906,7 @@ kept_copy_case(struct mbufx_zone_set *z, enum kept_reader kr,
 	/* checked after the writer, so that a failure shows what it hit */
 	shared_lead = mbufx_leading_space(k);
 
-	switch (kw) {
-	case KW_PREPEND:
-		p = mbufx_prepend(z, &k, 4);
-		if (p != NULL)
-			memset(p, 0xa5, 4);
-		break;
-	case KW_PCONTIG:
-		p = mbufx_prepend_contig(z, &k, 4, 18);
-		if (p != NULL)
-			memset(p, 0xa5, 18);
-		break;
-	case KW_UNSHARE:
-		p = mbufx_unshare_hdr(z, &k, 14);
-		if (p != NULL)
-			memset(p, 0xa5, 14);
-		break;
-	case KW_PULLUP:
-		/* contiguous, written only where the rule allows */
-		p = mbufx_pullup(z, &k, 14);
-		if (p != NULL && mbufx_seg_writable(k))
-			memset(p, 0xa5, 14);
-		break;
-	case KW_VLAN:
-		k->vlan_tci = 0x321;
-		ret = mbufx_vlan_insert(z, &k);
-		p = ret == 0 ? rte_pktmbuf_mtod(k, uint8_t *) : NULL;
-		break;
-	default:
-		ret = mbufx_append_data(k, add, sizeof(add));
-		p = ret == 0 || ret == -EBUSY || ret == -ENOSPC ?
-			rte_pktmbuf_mtod(k, uint8_t *) : NULL;
-		break;
-	}
+	p = kept_write(z, &k, kw);
 	TEST_ASSERT_NOT_NULL(p, "%s after %s: %s", wn[kw], rn[kr],
 			     rte_strerror(rte_errno));
 	lead = mbufx_leading_space(k);
@@ -1927,22 +2038,53 @@ test_vlan_insert(void)
  * when the first segment allows (also after moving its data), a fresh
  * segment otherwise; every documented errno, the packet unchanged.
  */
-static int
-test_prepend_contig(void)
-{
-	static const uint16_t tail[] = { 300 };
-	static struct rte_mbuf *hv[ALL_N];
-	struct rte_mbuf *m, *o, *m0, *null = NULL;
-	unsigned int a0[MBUFX_ZONE_NUM], n;
-	uint8_t exp[MAXB];
-	uint8_t *p;
-
 #define PC_FAILS(z, mp, len, contig, err) do {				\
 	rte_errno = 0;							\
 	TEST_ASSERT_NULL(mbufx_prepend_contig(z, mp, len, contig),	\
 			 "should fail");				\
 	TEST_ASSERT_EQUAL(rte_errno, err, "errno");			\
 } while (0)
+
+/*
+ * A clone of 100 + 300 bytes gets 4 bytes with 46 contiguous: a fresh
+ * private head, every promised byte written, the original intact. *m the
+ * packet (404 bytes, in exp), *o the original.
+ */
+static int
+pc_clone_head(struct rte_mbuf **m, struct rte_mbuf **o, uint8_t *exp)
+{
+	static const uint16_t tail[] = { 300 };
+	struct rte_mbuf *m0;
+	uint8_t *p;
+
+	*m = mk_packet(TU_INDIRECT, 128, 100, tail, 1, exp, o);
+	TEST_ASSERT_NOT_NULL(*m, "make");
+	m0 = *m;
+	p = mbufx_prepend_contig(zs, m, 4, 4 + 42);
+	TEST_ASSERT(p != NULL && *m != m0 && (*m)->data_len == 46 &&
+		    mbufx_seg_writable(*m), "fresh private head");
+	memset(p, 0x44, 46);	/* every promised byte */
+	TEST_ASSERT_SUCCESS(tu_cmp(*o, exp, 100), "original intact");
+	memmove(exp + 4, exp, 400);
+	memset(exp, 0x44, 46);
+	TEST_ASSERT_SUCCESS(tu_cmp(*m, exp, 404), "content");
+	return TEST_SUCCESS;
+}
+
+/*
+ * In place in a writable head with headroom (pulled up when the first
+ * segment holds too little), the data moved back without headroom, a fresh
+ * head on a clone.
+ */
+static int
+test_prepend_contig(void)
+{
+	static const uint16_t tail[] = { 300 };
+	struct rte_mbuf *m, *o, *m0;
+	unsigned int a0[MBUFX_ZONE_NUM];
+	uint8_t exp[MAXB];
+	uint8_t *p;
+
 	/* writable head with headroom and data: in place */
 	m = mk_packet(TU_DIRECT, 128, 100, tail, 1, exp, &o);
 	TEST_ASSERT_NOT_NULL(m, "make");
@@ -1966,6 +2108,7 @@ test_prepend_contig(void)
 
 	/* no headroom in a writable head: the data moves back */
 	m = mk_packet(TU_DIRECT, 0, 100, tail, 1, exp, &o);
+	TEST_ASSERT_NOT_NULL(m, "make");
 	m0 = m;
 	p = mbufx_prepend_contig(zs, &m, 18, 18 + 34);
 	TEST_ASSERT(p != NULL && m == m0 && m->data_off == 0, "moved");
@@ -1976,18 +2119,26 @@ test_prepend_contig(void)
 	rte_pktmbuf_free(m);
 
 	/* a clone: fresh segment, the clone's bytes and the original intact */
-	m = mk_packet(TU_INDIRECT, 128, 100, tail, 1, exp, &o);
-	m0 = m;
-	p = mbufx_prepend_contig(zs, &m, 4, 4 + 42);
-	TEST_ASSERT(p != NULL && m != m0 && m->data_len == 46 &&
-		    mbufx_seg_writable(m), "fresh private head");
-	memset(p, 0x44, 46);	/* every promised byte */
-	TEST_ASSERT_SUCCESS(tu_cmp(o, exp, 100), "original intact");
-	memmove(exp + 4, exp, 400);
-	memset(exp, 0x44, 46);
-	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 404), "content");
+	TEST_RUN(pc_clone_head(&m, &o, exp));
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free(o);
+	ASSERT_NO_LEAK();
+	return TEST_SUCCESS;
+}
 
-	/* errors, the packet unchanged */
+/*
+ * EINVAL, ENOMEM, EOVERFLOW and ENOSPC, the packet unchanged and nothing
+ * allocated; a contig within the packet is pulled up in place.
+ */
+static int
+test_prepend_contig_errors(void)
+{
+	static struct rte_mbuf *hv[ALL_N];
+	struct rte_mbuf *m, *o, *m0, *null = NULL, *j1, *j2;
+	unsigned int a0[MBUFX_ZONE_NUM], n;
+	uint8_t exp[MAXB];
+
+	TEST_RUN(pc_clone_head(&m, &o, exp));
 	m0 = m;
 	PC_FAILS(NULL, &m, 4, 10, EINVAL);
 	PC_FAILS(zs, NULL, 4, 10, EINVAL);
@@ -2014,25 +2165,23 @@ test_prepend_contig(void)
 	TEST_ASSERT_SUCCESS(tu_cmp(m, exp, 404), "unchanged");
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(o);
-	{
-		/* contig beyond every zone's buffer */
-		struct rte_mbuf *j1 = mbufx_alloc(zs, 9216);
-		struct rte_mbuf *j2 = mbufx_alloc(zs, 9216);
 
-		TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
-		TEST_ASSERT_SUCCESS(tu_fill(j1, 9000, 1), "fill");
-		TEST_ASSERT_SUCCESS(tu_fill(j2, 1000, 2), "fill");
-		TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
-		PC_FAILS(zs, &j1, 4, 9345, ENOSPC);
-		rte_pktmbuf_free(j1);
-	}
-#undef PC_FAILS
+	/* contig beyond every zone's buffer */
+	j1 = mbufx_alloc(zs, 9216);
+	j2 = mbufx_alloc(zs, 9216);
+	TEST_ASSERT(j1 != NULL && j2 != NULL, "jumbo");
+	TEST_ASSERT_SUCCESS(tu_fill(j1, 9000, 1), "fill");
+	TEST_ASSERT_SUCCESS(tu_fill(j2, 1000, 2), "fill");
+	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(j1, j2), "chain");
+	PC_FAILS(zs, &j1, 4, 9345, ENOSPC);
+	rte_pktmbuf_free(j1);
 	ASSERT_NO_LEAK();
 	return TEST_SUCCESS;
 }
+#undef PC_FAILS
 
 /* Header zone dry: pullup and fan-out take the next larger zone, counted,
- * exactly as prepend does (test_prepend_errors). */
+ * exactly as prepend does (test_prepend_zone_fallback). */
 static int
 test_hdr_fallback(void)
 {
@@ -2345,7 +2494,9 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_writable_table),
 		MBUFX_TEST_CASE(test_prepend_kinds),
 		MBUFX_TEST_CASE(test_prepend_multiseg),
-		MBUFX_TEST_CASE(test_prepend_errors),
+		MBUFX_TEST_CASE(test_prepend_bad_args),
+		MBUFX_TEST_CASE(test_prepend_zone_fallback),
+		MBUFX_TEST_CASE(test_prepend_overflow),
 		MBUFX_TEST_CASE(test_pullup_kinds),
 		MBUFX_TEST_CASE(test_pullup_move),
 		MBUFX_TEST_CASE(test_pullup_shared_struct),
@@ -2353,7 +2504,9 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_unshare_hdr),
 		MBUFX_TEST_CASE(test_fanout),
 		MBUFX_TEST_CASE(test_fanout_shapes),
-		MBUFX_TEST_CASE(test_fanout_errors),
+		MBUFX_TEST_CASE(test_fanout_bad_args),
+		MBUFX_TEST_CASE(test_fanout_enomem),
+		MBUFX_TEST_CASE(test_fanout_refcnt_overflow),
 		MBUFX_TEST_CASE(test_zero_requests),
 		MBUFX_TEST_CASE(test_fanout_deep_bigger_zone),
 		MBUFX_TEST_CASE(test_unshare_zero),
@@ -2363,6 +2516,7 @@ static const struct mbufx_test_suite mbuf_suite = {
 		MBUFX_TEST_CASE(test_fanout_kept_copy_readers),
 		MBUFX_TEST_CASE(test_vlan_insert),
 		MBUFX_TEST_CASE(test_prepend_contig),
+		MBUFX_TEST_CASE(test_prepend_contig_errors),
 		MBUFX_TEST_CASE(test_hdr_fallback),
 		MBUFX_TEST_CASE(test_stale_head),
 		MBUFX_TEST_CASE(test_empty_first_segment),

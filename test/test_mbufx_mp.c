@@ -181,17 +181,14 @@ secondary_main(void)
 {
 	const char *role = getenv("MBUFX_MP_ROLE");
 
-	if (role == NULL) {
-		printf("secondary without MBUFX_MP_ROLE\n");
-		return TEST_FAILED;
-	}
+	TEST_ASSERT_NOT_NULL(role, "secondary without MBUFX_MP_ROLE");
 	if (strcmp(role, "same") == 0)
 		return secondary_same();
 	if (strcmp(role, "shifted") == 0)
 		return secondary_shifted();
 	if (strcmp(role, "foreign") == 0)
 		return secondary_foreign();
-	printf("unknown role %s\n", role);
+	TEST_FAIL_MSG("unknown role %s", role);
 	return TEST_FAILED;
 }
 

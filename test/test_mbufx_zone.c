@@ -271,12 +271,12 @@ test_audit_free(void)
 	return TEST_SUCCESS;
 }
 
+/* Each request from the smallest zone that holds it; EINVAL beyond. */
 static int
 test_alloc_ladder(void)
 {
-	struct mbufx_zone_stats st0, st;
-	struct rte_mbuf *m, *s;
-	unsigned int n;
+	struct mbufx_zone_stats st;
+	struct rte_mbuf *m;
 
 	mbufx_zone_set_stats_reset(zs);
 	/* packet zone, empty, standard headroom */
@@ -313,102 +313,122 @@ test_alloc_ladder(void)
 	TEST_ASSERT_EQUAL(st.alloc[MBUFX_ZONE_JUMBO], 2, "jumbo allocs");
 	TEST_ASSERT_EQUAL(st.alloc[MBUFX_ZONE_HDR], 0, "hdr allocs");
 	TEST_ASSERT_EQUAL(st.alloc_fail, 0, "EINVAL is not a denial");
+	ASSERT_FULL(zs);
+	return TEST_SUCCESS;
+}
 
-	/* jumbo dry: 9000 bytes come as a chain of packet-zone mbufs */
-	{
-		struct rte_mbuf *jv[TU_JUMBO_N + 1];
-		uint8_t in[9216], out[9216];
+/* Jumbo zone dry: 9000 bytes come as a chain of packet-zone mbufs. */
+static int
+test_alloc_jumbo_dry(void)
+{
+	struct rte_mbuf *jv[TU_JUMBO_N + 1], *m, *s;
+	struct mbufx_zone_stats st0, st;
+	uint8_t in[9216], out[9216];
+	unsigned int n;
 
-		n = tu_drain(zs->pool[MBUFX_ZONE_JUMBO], jv, RTE_DIM(jv));
-		TEST_ASSERT_EQUAL(n, TU_JUMBO_N, "drained");
-		mbufx_zone_set_stats(zs, &st0);
-		m = mbufx_alloc(zs, 9216);
-		TEST_ASSERT_NOT_NULL(m, "fallback chain");
-		TEST_ASSERT_EQUAL(m->nb_segs, 5, "segments for 9216 B");
-		TEST_ASSERT_EQUAL(m->pkt_len, 0, "empty chain");
-		for (s = m; s != NULL; s = s->next) {
-			TEST_ASSERT(s->pool == zs->pool[MBUFX_ZONE_PKT], "pkt");
-			TEST_ASSERT_EQUAL(s->data_len, 0, "empty seg");
-			TEST_ASSERT_EQUAL(s->data_off, s == m ?
-					  RTE_PKTMBUF_HEADROOM : 0, "data_off");
-		}
-		/* append_data fills it in order */
-		tu_pattern(in, sizeof(in), 9);
-		TEST_ASSERT_SUCCESS(mbufx_append_data(m, in, 9000), "fill");
-		TEST_ASSERT_SUCCESS(mbufx_append_data(m, in + 9000, 216), "fill");
-		TEST_ASSERT_SUCCESS(tu_cmp(m, in, 9216), "content");
-		tu_read(m, out, sizeof(out));
-		TEST_ASSERT(memcmp(in, out, 9216) == 0, "read back");
-		/* the chain holds 2048 + 4 x 2176 bytes: fill it exactly */
-		TEST_ASSERT_SUCCESS(mbufx_append_data(m, in, 10752 - 9216),
-				    "fill the chain");
-		TEST_ASSERT_EQUAL(m->pkt_len, 10752, "full chain");
-		TEST_ASSERT_EQUAL(mbufx_append_data(m, in, 1), -ENOSPC, "full");
-		TEST_ASSERT_EQUAL(m->pkt_len, 10752, "unchanged");
-		mbufx_zone_set_stats(zs, &st);
-		TEST_ASSERT_EQUAL(st.jumbo_fallback - st0.jumbo_fallback, 1,
-				  "fallback counted");
-		TEST_ASSERT_EQUAL(st.alloc[MBUFX_ZONE_PKT] -
-				  st0.alloc[MBUFX_ZONE_PKT], 5, "5 pkt mbufs");
-		rte_pktmbuf_free(m);
-
-		/* a 2100-byte request needs 2 segments */
-		m = mbufx_alloc(zs, 2100);
-		TEST_ASSERT(m != NULL && m->nb_segs == 2, "2 segments");
-		rte_pktmbuf_free(m);
-
-		/* both dry: NULL, ENOMEM, counted */
-		{
-			struct rte_mbuf *pv[TU_PKT_N + 1];
-			unsigned int np;
-
-			np = tu_drain(zs->pool[MBUFX_ZONE_PKT], pv, RTE_DIM(pv));
-			TEST_ASSERT_EQUAL(np, TU_PKT_N, "pkt drained");
-			rte_errno = 0;
-			TEST_ASSERT_NULL(mbufx_alloc(zs, 9000), "all dry");
-			TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "errno");
-			rte_errno = 0;
-			TEST_ASSERT_NULL(mbufx_alloc(zs, 64), "all dry");
-			TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "errno");
-			/* the header zone is never used for packets */
-			TEST_ASSERT_EQUAL(rte_mempool_avail_count(
-					zs->pool[MBUFX_ZONE_HDR]), TU_HDR_N,
-					"header zone untouched");
-			/* only 3 pkt mbufs: a 9000-byte chain needs 5 */
-			rte_pktmbuf_free(pv[--np]);
-			rte_pktmbuf_free(pv[--np]);
-			rte_pktmbuf_free(pv[--np]);
-			rte_errno = 0;
-			TEST_ASSERT_NULL(mbufx_alloc(zs, 9000), "chain short");
-			TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "errno");
-			TEST_ASSERT_EQUAL(rte_mempool_avail_count(
-					zs->pool[MBUFX_ZONE_PKT]), 3,
-					"partial chain given back");
-			mbufx_zone_set_stats(zs, &st);
-			TEST_ASSERT_EQUAL(st.alloc_fail - st0.alloc_fail, 3,
-					  "denials counted");
-			rte_pktmbuf_free_bulk(pv, np);
-		}
-		/* packet zone dry, jumbo available: a jumbo mbuf serves */
-		rte_pktmbuf_free(jv[--n]);
-		{
-			struct rte_mbuf *pv[TU_PKT_N + 1];
-			unsigned int np;
-
-			np = tu_drain(zs->pool[MBUFX_ZONE_PKT], pv, RTE_DIM(pv));
-			mbufx_zone_set_stats(zs, &st0);
-			m = mbufx_alloc(zs, 64);
-			TEST_ASSERT(m != NULL &&
-				    m->pool == zs->pool[MBUFX_ZONE_JUMBO],
-				    "packet request from jumbo");
-			mbufx_zone_set_stats(zs, &st);
-			TEST_ASSERT_EQUAL(st.pkt_fallback - st0.pkt_fallback, 1,
-					  "counted");
-			rte_pktmbuf_free(m);
-			rte_pktmbuf_free_bulk(pv, np);
-		}
-		rte_pktmbuf_free_bulk(jv, n);
+	n = tu_drain(zs->pool[MBUFX_ZONE_JUMBO], jv, RTE_DIM(jv));
+	TEST_ASSERT_EQUAL(n, TU_JUMBO_N, "drained");
+	mbufx_zone_set_stats(zs, &st0);
+	m = mbufx_alloc(zs, 9216);
+	TEST_ASSERT_NOT_NULL(m, "fallback chain");
+	TEST_ASSERT_EQUAL(m->nb_segs, 5, "segments for 9216 B");
+	TEST_ASSERT_EQUAL(m->pkt_len, 0, "empty chain");
+	for (s = m; s != NULL; s = s->next) {
+		TEST_ASSERT(s->pool == zs->pool[MBUFX_ZONE_PKT], "pkt");
+		TEST_ASSERT_EQUAL(s->data_len, 0, "empty seg");
+		TEST_ASSERT_EQUAL(s->data_off, s == m ?
+				  RTE_PKTMBUF_HEADROOM : 0, "data_off");
 	}
+	/* append_data fills it in order */
+	tu_pattern(in, sizeof(in), 9);
+	TEST_ASSERT_SUCCESS(mbufx_append_data(m, in, 9000), "fill");
+	TEST_ASSERT_SUCCESS(mbufx_append_data(m, in + 9000, 216), "fill");
+	TEST_ASSERT_SUCCESS(tu_cmp(m, in, 9216), "content");
+	tu_read(m, out, sizeof(out));
+	TEST_ASSERT(memcmp(in, out, 9216) == 0, "read back");
+	/* the chain holds 2048 + 4 x 2176 bytes: fill it exactly */
+	TEST_ASSERT_SUCCESS(mbufx_append_data(m, in, 10752 - 9216),
+			    "fill the chain");
+	TEST_ASSERT_EQUAL(m->pkt_len, 10752, "full chain");
+	TEST_ASSERT_EQUAL(mbufx_append_data(m, in, 1), -ENOSPC, "full");
+	TEST_ASSERT_EQUAL(m->pkt_len, 10752, "unchanged");
+	mbufx_zone_set_stats(zs, &st);
+	TEST_ASSERT_EQUAL(st.jumbo_fallback - st0.jumbo_fallback, 1,
+			  "fallback counted");
+	TEST_ASSERT_EQUAL(st.alloc[MBUFX_ZONE_PKT] -
+			  st0.alloc[MBUFX_ZONE_PKT], 5, "5 pkt mbufs");
+	rte_pktmbuf_free(m);
+
+	/* a 2100-byte request needs 2 segments */
+	m = mbufx_alloc(zs, 2100);
+	TEST_ASSERT(m != NULL && m->nb_segs == 2, "2 segments");
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free_bulk(jv, n);
+	ASSERT_FULL(zs);
+	return TEST_SUCCESS;
+}
+
+/* Jumbo and packet zones dry: NULL, ENOMEM, counted; no partial chain. */
+static int
+test_alloc_all_dry(void)
+{
+	struct rte_mbuf *jv[TU_JUMBO_N + 1], *pv[TU_PKT_N + 1];
+	struct mbufx_zone_stats st0, st;
+	unsigned int n, np;
+
+	n = tu_drain(zs->pool[MBUFX_ZONE_JUMBO], jv, RTE_DIM(jv));
+	TEST_ASSERT_EQUAL(n, TU_JUMBO_N, "drained");
+	np = tu_drain(zs->pool[MBUFX_ZONE_PKT], pv, RTE_DIM(pv));
+	TEST_ASSERT_EQUAL(np, TU_PKT_N, "pkt drained");
+	mbufx_zone_set_stats(zs, &st0);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(mbufx_alloc(zs, 9000), "all dry");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "errno");
+	rte_errno = 0;
+	TEST_ASSERT_NULL(mbufx_alloc(zs, 64), "all dry");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "errno");
+	/* the header zone is never used for packets */
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(zs->pool[MBUFX_ZONE_HDR]),
+			  TU_HDR_N, "header zone untouched");
+	/* only 3 pkt mbufs: a 9000-byte chain needs 5 */
+	rte_pktmbuf_free(pv[--np]);
+	rte_pktmbuf_free(pv[--np]);
+	rte_pktmbuf_free(pv[--np]);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(mbufx_alloc(zs, 9000), "chain short");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "errno");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(zs->pool[MBUFX_ZONE_PKT]), 3,
+			  "partial chain given back");
+	mbufx_zone_set_stats(zs, &st);
+	TEST_ASSERT_EQUAL(st.alloc_fail - st0.alloc_fail, 3, "denials counted");
+	rte_pktmbuf_free_bulk(pv, np);
+	rte_pktmbuf_free_bulk(jv, n);
+	ASSERT_FULL(zs);
+	return TEST_SUCCESS;
+}
+
+/* Packet zone dry, one jumbo mbuf free: a jumbo mbuf serves, counted. */
+static int
+test_alloc_pkt_dry(void)
+{
+	struct rte_mbuf *jv[TU_JUMBO_N + 1], *pv[TU_PKT_N + 1], *m;
+	struct mbufx_zone_stats st0, st;
+	unsigned int n, np;
+
+	n = tu_drain(zs->pool[MBUFX_ZONE_JUMBO], jv, RTE_DIM(jv));
+	TEST_ASSERT_EQUAL(n, TU_JUMBO_N, "drained");
+	rte_pktmbuf_free(jv[--n]);
+	np = tu_drain(zs->pool[MBUFX_ZONE_PKT], pv, RTE_DIM(pv));
+	TEST_ASSERT_EQUAL(np, TU_PKT_N, "pkt drained");
+	mbufx_zone_set_stats(zs, &st0);
+	m = mbufx_alloc(zs, 64);
+	TEST_ASSERT(m != NULL && m->pool == zs->pool[MBUFX_ZONE_JUMBO],
+		    "packet request from jumbo");
+	mbufx_zone_set_stats(zs, &st);
+	TEST_ASSERT_EQUAL(st.pkt_fallback - st0.pkt_fallback, 1, "counted");
+	rte_pktmbuf_free(m);
+	rte_pktmbuf_free_bulk(pv, np);
+	rte_pktmbuf_free_bulk(jv, n);
 	ASSERT_FULL(zs);
 	return TEST_SUCCESS;
 }
@@ -930,6 +950,9 @@ static const struct mbufx_test_suite zone_suite = {
 		MBUFX_TEST_CASE(test_lookup_during_create),
 		MBUFX_TEST_CASE(test_audit_free),
 		MBUFX_TEST_CASE(test_alloc_ladder),
+		MBUFX_TEST_CASE(test_alloc_jumbo_dry),
+		MBUFX_TEST_CASE(test_alloc_all_dry),
+		MBUFX_TEST_CASE(test_alloc_pkt_dry),
 		MBUFX_TEST_CASE(test_alloc_bulk),
 		MBUFX_TEST_CASE(test_cache_pop),
 		MBUFX_TEST_CASE(test_append_data),

@@ -3,57 +3,35 @@
  */
 
 /*
- * Autotests of the mbufx mempool driver: what DPDK's mempool contract asks of
- * a driver, and what mbufx promises beyond it.
- *
- *   mempool_mbufx_autotest        contract, sizes, classes, LIFO, telemetry
- *   mempool_mbufx_stress_autotest 2 lcores + a non-EAL thread: every object
- *                                 seen exactly once, none lost
- *   mempool_mbufx_jumbo_autotest  jumbo buffers IOVA-contiguous; one chunk
- *                                 in IOVA-as-VA mode (meson runs it with
- *                                 --iova-mode=va too), placement logged
- *                                 once, iova_contig_pool of the pool
+ * mempool_mbufx_autotest: what DPDK's mempool contract asks of a driver, and
+ * what mbufx promises beyond it: the ops registered once, every size and
+ * pool class, an exact count and all-or-nothing bulk calls, LIFO reuse,
+ * free objects never written, exact capacity across lcores and for threads
+ * without an lcore id, telemetry of the classes, get_info, the membarrier
+ * registration lcores rely on, and bulk calls of any size on a small stack.
+ * The other commands of the driver have their own files:
+ * test_mempool_mbufx_{stress,jumbo,check,race,mp,perf}.c.
  */
 
-#include <inttypes.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
-#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
-#include <rte_log.h>
 #include <rte_lcore.h>
-#include <rte_malloc.h>
 #include <rte_mbuf.h>
-#include <rte_memory.h>
-#include <rte_memzone.h>
 #include <rte_mempool.h>
 #include <rte_random.h>
-#include <rte_ring.h>
 
 #include "mbufx_consts.h"
 #include "mbufx_test.h"
 #include "test_mempool_mbufx_util.h"
 
-#define OPS "mbufx"
 #define MAG 512		/* the largest magazine: crossing magazines matters */
-
-/* The pool is full again: every object came back, nothing was invented. */
-static int
-check_full(struct rte_mempool *mp)
-{
-	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), mp->size,
-			  "pool %s not full", mp->name);
-	TEST_ASSERT_EQUAL(rte_mempool_in_use_count(mp), 0, "pool %s", mp->name);
-	return TEST_SUCCESS;
-}
 
 /*
  * Take every object in one call (from this lcore, whatever lcore freed
@@ -73,9 +51,9 @@ test_ops_registered_once(void)
 	unsigned int i, found = 0;
 
 	for (i = 0; i < rte_mempool_ops_table.num_ops; i++)
-		if (strcmp(rte_mempool_ops_table.ops[i].name, OPS) == 0)
+		if (strcmp(rte_mempool_ops_table.ops[i].name, MU_OPS) == 0)
 			found++;
-	TEST_ASSERT_EQUAL(found, 1, "ops \"%s\" registrations", OPS);
+	TEST_ASSERT_EQUAL(found, 1, "ops \"%s\" registrations", MU_OPS);
 	return TEST_SUCCESS;
 }
 
@@ -120,7 +98,7 @@ test_sizes(void)
 					mp = rte_pktmbuf_pool_create_by_ops(name,
 						n, caches[c], shapes[s].priv,
 						shapes[s].room_or_elt,
-						SOCKET_ID_ANY, OPS);
+						SOCKET_ID_ANY, MU_OPS);
 				else
 					mp = mu_pool_create(name, n,
 						shapes[s].room_or_elt, caches[c],
@@ -128,9 +106,9 @@ test_sizes(void)
 				TEST_ASSERT_NOT_NULL(mp, "create %s: %s", name,
 						     rte_strerror(rte_errno));
 				TEST_ASSERT_EQUAL(mp->populated_size, n, "%s", name);
-				if (check_full(mp) != TEST_SUCCESS ||
+				if (mu_check_full(mp) != TEST_SUCCESS ||
 				    check_drain(mp) != TEST_SUCCESS ||
-				    check_full(mp) != TEST_SUCCESS) {
+				    mu_check_full(mp) != TEST_SUCCESS) {
 					rte_mempool_free(mp);
 					return TEST_FAILED;
 				}
@@ -181,7 +159,7 @@ test_count_all_or_nothing(void)
 	/* a request beyond the pool size is refused at once */
 	TEST_ASSERT_FAIL(rte_mempool_ops_dequeue_bulk(mp, objs, n + 1),
 			 "dequeue of size + 1");
-	TEST_RUN(check_full(mp));
+	TEST_RUN(mu_check_full(mp));
 	rte_mempool_free(mp);
 	return TEST_SUCCESS;
 }
@@ -231,7 +209,7 @@ test_lifo(void)
 				    "put of %u not LIFO", cache, i, 3 * MAG);
 		}
 		rte_mempool_put_bulk(mp, objs, 3 * MAG);
-		TEST_RUN(check_full(mp));
+		TEST_RUN(mu_check_full(mp));
 		rte_mempool_free(mp);
 	}
 	return TEST_SUCCESS;
@@ -313,13 +291,9 @@ test_free_objects_untouched(void)
 
 	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, n), "get all");
 	for (i = 0; i < n && ret == TEST_SUCCESS; i++)
-		for (b = objs[i], j = 0; j < elt; j++)
-			if (b[j] != 0xa5) {
-				printf("free object %u byte %u written: %#x\n",
-				       i, j, b[j]);
-				ret = TEST_FAILED;
-				break;
-			}
+		for (b = objs[i], j = 0; j < elt && ret == TEST_SUCCESS; j++)
+			TEST_EXPECT_EQUAL(ret, b[j], 0xa5, "free object %u "
+					  "byte %u written", i, j);
 	rte_mempool_put_bulk(mp, objs, n);
 	rte_mempool_free(mp);
 	free(objs);
@@ -349,9 +323,9 @@ test_cross_lcore_capacity(void)
 		rte_eal_remote_launch(mu_strand, mp, worker);
 		TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker), "worker");
 		/* everything now sits with the worker lcore */
-		TEST_RUN(check_full(mp));
+		TEST_RUN(mu_check_full(mp));
 		TEST_RUN(check_drain(mp));
-		TEST_RUN(check_full(mp));
+		TEST_RUN(mu_check_full(mp));
 		rte_mempool_free(mp);
 	}
 	return TEST_SUCCESS;
@@ -395,7 +369,7 @@ test_non_eal_thread(void)
 			    "pthread_create");
 	pthread_join(tid, NULL);
 	TEST_ASSERT_SUCCESS(t.ret, "thread had an lcore id");
-	TEST_RUN(check_full(mp));
+	TEST_RUN(mu_check_full(mp));
 	TEST_RUN(check_drain(mp));
 	rte_mempool_free(mp);
 	return TEST_SUCCESS;
@@ -456,7 +430,7 @@ test_classes_and_telemetry(void)
 	for (i = 0; i < RTE_DIM(z); i++) {
 		mp[i] = rte_pktmbuf_pool_create_by_ops(z[i].name, 256, 0, 0,
 						       z[i].room, SOCKET_ID_ANY,
-						       OPS);
+						       MU_OPS);
 		TEST_ASSERT_NOT_NULL(mp[i], "create %s", z[i].name);
 	}
 	plain = mu_pool_create("tz_plain", 100,
@@ -469,43 +443,40 @@ test_classes_and_telemetry(void)
 		goto out;
 	}
 	for (i = 0; i < RTE_DIM(z) && ret == TEST_SUCCESS; i++)
-		if (strstr(buf, z[i].name) == NULL) {
-			printf("/mbufx/pools lacks %s: %s\n", z[i].name, buf);
-			ret = TEST_FAILED;
-		}
+		TEST_EXPECT(ret, strstr(buf, z[i].name) != NULL,
+			    "/mbufx/pools lacks %s: %s", z[i].name, buf);
 	for (i = 0; i < RTE_DIM(z) && ret == TEST_SUCCESS; i++) {
 		snprintf(cmd, sizeof(cmd), "/mbufx/pool,%s", z[i].name);
-		if (mu_telemetry_query(cmd, buf, sizeof(buf)) != 0 ||
-		    strstr(buf, z[i].cls) == NULL ||
-		    strstr(buf, "\"free\":256") == NULL) {
-			printf("%s: want %s, free 256: %s\n", cmd, z[i].cls, buf);
-			ret = TEST_FAILED;
-		}
+		TEST_EXPECT_SUCCESS(ret, mu_telemetry_query(cmd, buf,
+				    sizeof(buf)), "%s", cmd);
+		TEST_EXPECT(ret, strstr(buf, z[i].cls) != NULL &&
+			    strstr(buf, "\"free\":256") != NULL,
+			    "%s: want %s, free 256: %s", cmd, z[i].cls, buf);
 	}
 	/* not a pktmbuf pool, even with an mbuf-sized element */
-	if (ret == TEST_SUCCESS &&
-	    (mu_telemetry_query("/mbufx/pool,tz_plain", buf, sizeof(buf)) != 0 ||
-	     strstr(buf, "\"class\":\"generic\"") == NULL)) {
-		printf("tz_plain: %s\n", buf);
-		ret = TEST_FAILED;
+	if (ret == TEST_SUCCESS) {
+		TEST_EXPECT_SUCCESS(ret, mu_telemetry_query("/mbufx/pool,tz_plain",
+				    buf, sizeof(buf)), "tz_plain");
+		TEST_EXPECT(ret, strstr(buf, "\"class\":\"generic\"") != NULL,
+			    "tz_plain: %s", buf);
 	}
 	/* an unknown pool is an error, not an empty answer */
-	if (ret == TEST_SUCCESS &&
-	    (mu_telemetry_query("/mbufx/pool,nosuchpool", buf, sizeof(buf)) != 0 ||
-	     strstr(buf, "null") == NULL)) {
-		printf("unknown pool: %s\n", buf);
-		ret = TEST_FAILED;
+	if (ret == TEST_SUCCESS) {
+		TEST_EXPECT_SUCCESS(ret, mu_telemetry_query("/mbufx/pool,nosuchpool",
+				    buf, sizeof(buf)), "nosuchpool");
+		TEST_EXPECT(ret, strstr(buf, "null") != NULL, "unknown pool: %s",
+			    buf);
 	}
 out:
 	for (i = 0; i < RTE_DIM(z); i++)
 		rte_mempool_free(mp[i]);
 	rte_mempool_free(plain);
 	/* a freed pool leaves the list */
-	if (ret == TEST_SUCCESS &&
-	    (mu_telemetry_query("/mbufx/pools", buf, sizeof(buf)) != 0 ||
-	     strstr(buf, "tz_pkt") != NULL)) {
-		printf("freed pools still listed: %s\n", buf);
-		ret = TEST_FAILED;
+	if (ret == TEST_SUCCESS) {
+		TEST_EXPECT_SUCCESS(ret, mu_telemetry_query("/mbufx/pools", buf,
+				    sizeof(buf)), "/mbufx/pools");
+		TEST_EXPECT(ret, strstr(buf, "tz_pkt") == NULL,
+			    "freed pools still listed: %s", buf);
 	}
 	return ret;
 }
@@ -563,14 +534,17 @@ test_big_bulk_small_stack(void)
 		printf("no thread with a %u-byte stack: %s\n", SMALL_STACK,
 		       strerror(ret));
 	free(b.objs);
-	if (ret == 0 && b.ret != 0)
-		printf("bulk get/put of %u objects failed\n", BIG_BULK);
-	if (ret == 0 && b.ret == 0 && check_full(b.mp) != TEST_SUCCESS)
-		b.ret = -1;
-	rte_mempool_free(b.mp);
-	if (ret != 0)
+	if (ret != 0) {
+		rte_mempool_free(b.mp);
 		return TEST_SKIPPED;
-	return b.ret == 0 ? TEST_SUCCESS : TEST_FAILED;
+	}
+	ret = TEST_SUCCESS;
+	TEST_EXPECT_SUCCESS(ret, b.ret, "bulk get/put of %u objects, then "
+			    "one more refused", BIG_BULK);
+	if (ret == TEST_SUCCESS)
+		ret = mu_check_full(b.mp);
+	rte_mempool_free(b.mp);
+	return ret;
 }
 
 /*
@@ -666,698 +640,3 @@ test_mempool_mbufx(void)
 }
 
 MBUFX_TEST_REGISTER(mempool_mbufx_autotest, test_mempool_mbufx);
-
-/*
- * Stress: two lcores and a non-EAL thread get, hand over through rings and
- * put random bursts. Every object carries its index; an ownership flag per
- * object is claimed on get and released before put, so an object handed out
- * twice, or one that vanished, is caught.
- */
-#define STRESS_OBJS 2048
-#define STRESS_BURST 48
-
-struct stress {
-	struct rte_mempool *mp;
-	struct rte_ring *ring[2];	/* handover: to lcore A, to lcore B */
-	uint8_t owned[STRESS_OBJS];
-	uint64_t deadline;
-	uint32_t dup;
-	uint64_t ops[3];
-};
-
-static int
-stress_claim(struct stress *st, void **objs, unsigned int n)
-{
-	if (mu_owned_move(st->owned, STRESS_OBJS, objs, n, 0, 1) == n)
-		return 0;
-	__atomic_fetch_add(&st->dup, 1, __ATOMIC_RELAXED);
-	return -1;
-}
-
-static void
-stress_release(struct stress *st, void **objs, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		__atomic_store_n(&st->owned[mu_obj_index(objs[i])], 0,
-				 __ATOMIC_RELEASE);
-}
-
-/* who: 0 lcore A, 1 lcore B, 2 non-EAL thread */
-static void
-stress_loop(struct stress *st, unsigned int who)
-{
-	void *objs[STRESS_BURST];
-	unsigned int n, got;
-
-	while (rte_get_timer_cycles() < st->deadline &&
-	       __atomic_load_n(&st->dup, __ATOMIC_RELAXED) == 0) {
-		n = 1 + rte_rand_max(STRESS_BURST);
-		if (rte_mempool_get_bulk(st->mp, objs, n) == 0) {
-			if (stress_claim(st, objs, n) != 0)
-				return;
-			if (who < 2 && (rte_rand() & 1)) {
-				/* hand them to the other lcore to free */
-				stress_release(st, objs, n);
-				got = rte_ring_enqueue_burst(st->ring[!who],
-							     objs, n, NULL);
-				if (got < n)
-					rte_mempool_put_bulk(st->mp, &objs[got],
-							     n - got);
-			} else {
-				stress_release(st, objs, n);
-				rte_mempool_put_bulk(st->mp, objs, n);
-			}
-			st->ops[who]++;
-		}
-		if (who < 2) {
-			got = rte_ring_dequeue_burst(st->ring[who], objs,
-						     STRESS_BURST, NULL);
-			if (got > 0)
-				rte_mempool_put_bulk(st->mp, objs, got);
-		}
-	}
-}
-
-static int
-stress_lcore(void *arg)
-{
-	stress_loop(arg, 1);
-	return 0;
-}
-
-static void *
-stress_thread(void *arg)
-{
-	stress_loop(arg, 2);
-	return NULL;
-}
-
-static int
-stress_run(unsigned int cache)
-{
-	struct stress *st;
-	pthread_t tid;
-	unsigned int worker, i;
-	void *objs[STRESS_BURST];
-	char name[32];
-	int ret = TEST_SUCCESS;
-
-	worker = rte_get_next_lcore(-1, 1, 0);
-	if (worker >= RTE_MAX_LCORE) {
-		printf("needs 2 lcores\n");
-		return TEST_SKIPPED;
-	}
-	st = rte_zmalloc("stress", sizeof(*st), 0);
-	TEST_ASSERT_NOT_NULL(st, "zmalloc");
-	snprintf(name, sizeof(name), "stress_%u", cache);
-	st->mp = mu_pool_create(name, STRESS_OBJS, 64, cache, 0);
-	TEST_ASSERT_NOT_NULL(st->mp, "create");
-	rte_mempool_obj_iter(st->mp, mu_obj_set_index, NULL);
-	for (i = 0; i < 2; i++) {
-		snprintf(name, sizeof(name), "stress_r%u_%u", cache, i);
-		st->ring[i] = rte_ring_create(name, 4096, SOCKET_ID_ANY, 0);
-		TEST_ASSERT_NOT_NULL(st->ring[i], "ring");
-	}
-	st->deadline = rte_get_timer_cycles() + rte_get_timer_hz() * 3 / 2;
-
-	rte_eal_remote_launch(stress_lcore, st, worker);
-	TEST_ASSERT_SUCCESS(pthread_create(&tid, NULL, stress_thread, st),
-			    "pthread_create");
-	stress_loop(st, 0);
-	rte_eal_wait_lcore(worker);
-	pthread_join(tid, NULL);
-
-	for (i = 0; i < 2; i++) {
-		unsigned int got;
-
-		while ((got = rte_ring_dequeue_burst(st->ring[i], objs,
-						     STRESS_BURST, NULL)) > 0)
-			rte_mempool_put_bulk(st->mp, objs, got);
-	}
-	printf("cache %u: ops lcore A %" PRIu64 ", lcore B %" PRIu64
-	       ", non-EAL %" PRIu64 ", duplicates %u\n", cache, st->ops[0],
-	       st->ops[1], st->ops[2], st->dup);
-	if (st->dup != 0 || st->ops[0] == 0 || st->ops[1] == 0 ||
-	    st->ops[2] == 0)
-		ret = TEST_FAILED;
-	/* caches of other lcores hold objects: flush them to count exactly */
-	if (ret == TEST_SUCCESS && cache == 0 &&
-	    (check_full(st->mp) != TEST_SUCCESS ||
-	     check_drain(st->mp) != TEST_SUCCESS))
-		ret = TEST_FAILED;
-	if (ret == TEST_SUCCESS && cache != 0 &&
-	    rte_mempool_avail_count(st->mp) != STRESS_OBJS) {
-		printf("lost objects: %u of %u\n",
-		       rte_mempool_avail_count(st->mp), STRESS_OBJS);
-		ret = TEST_FAILED;
-	}
-	rte_ring_free(st->ring[0]);
-	rte_ring_free(st->ring[1]);
-	rte_mempool_free(st->mp);
-	rte_free(st);
-	return ret;
-}
-
-static int
-test_stress_cache0(void)
-{
-	return stress_run(0);
-}
-
-static int
-test_stress_cache256(void)
-{
-	return stress_run(256);
-}
-
-static const struct mbufx_test_suite stress_suite = {
-	.name = "mempool_mbufx_stress",
-	.cases = {
-		MBUFX_TEST_CASE(test_stress_cache0),
-		MBUFX_TEST_CASE(test_stress_cache256),
-		MBUFX_TEST_CASES_END(),
-	},
-};
-
-static int
-test_mempool_mbufx_stress(void)
-{
-	return mbufx_test_suite_run(&stress_suite);
-}
-
-MBUFX_TEST_REGISTER(mempool_mbufx_stress_autotest, test_mempool_mbufx_stress);
-
-/*
- * Jumbo-class memory: every 9000-byte data buffer is IOVA-contiguous (checked
- * at both ends with rte_mem_virt2iova), buf_iova agrees, and in IOVA-as-VA
- * mode the whole pool is one chunk.
- */
-struct iova_check {
-	unsigned int bad;
-	unsigned int n;
-};
-
-static void
-jumbo_check_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
-{
-	struct iova_check *c = arg;
-	struct rte_mbuf *m = obj;
-	char *first = m->buf_addr, *last = first + m->buf_len - 1;
-	rte_iova_t a = rte_mem_virt2iova(first), b = rte_mem_virt2iova(last);
-
-	RTE_SET_USED(mp);
-	RTE_SET_USED(i);
-	c->n++;
-	if (a == RTE_BAD_IOVA || b == RTE_BAD_IOVA || b - a != m->buf_len - 1u ||
-	    a != m->buf_iova)
-		c->bad++;
-}
-
-static int
-jumbo_pool_check(unsigned int n, unsigned int room, unsigned int cache)
-{
-	struct rte_mempool *mp;
-	struct rte_mbuf **m;
-	struct iova_check c = { 0, 0 };
-	char name[32];
-	unsigned int i;
-	int ret = TEST_SUCCESS;
-
-	snprintf(name, sizeof(name), "jumbo_%u_%u", n, cache);
-	mp = rte_pktmbuf_pool_create_by_ops(name, n, cache, 0, room,
-					    SOCKET_ID_ANY, OPS);
-	TEST_ASSERT_NOT_NULL(mp, "create %s: %s", name, rte_strerror(rte_errno));
-	rte_mempool_obj_iter(mp, jumbo_check_obj, &c);
-	printf("%s: %u objects, %u chunks, IOVA mode %s, %u not contiguous\n",
-	       name, c.n, mp->nb_mem_chunks,
-	       rte_eal_iova_mode() == RTE_IOVA_VA ? "VA" : "PA", c.bad);
-	if (c.n != n || c.bad != 0)
-		ret = TEST_FAILED;
-	if (rte_eal_iova_mode() == RTE_IOVA_VA && mp->nb_mem_chunks != 1) {
-		printf("VA mode: want one chunk\n");
-		ret = TEST_FAILED;
-	}
-	/* and a 9000-byte frame fits one segment */
-	m = calloc(n, sizeof(*m));
-	if (ret == TEST_SUCCESS && m != NULL &&
-	    rte_pktmbuf_alloc_bulk(mp, m, n) == 0) {
-		for (i = 0; i < n; i++)
-			if (rte_pktmbuf_append(m[i], 9000) == NULL) {
-				ret = TEST_FAILED;
-				break;
-			}
-		rte_pktmbuf_free_bulk(m, n);
-	} else if (ret == TEST_SUCCESS) {
-		ret = TEST_FAILED;
-	}
-	free(m);
-	if (ret == TEST_SUCCESS)
-		ret = check_full(mp);
-	rte_mempool_free(mp);
-	return ret;
-}
-
-static int
-test_jumbo_contig(void)
-{
-	TEST_RUN(jumbo_pool_check(512, RTE_PKTMBUF_HEADROOM + MBUFX_JUMBO_FRAME_LEN, 0));
-	TEST_RUN(jumbo_pool_check(2048, 9344, 64));
-	/* 4096 x 9.5 KiB = 39 MiB: near the size where PA mode gives up */
-	TEST_RUN(jumbo_pool_check(4096, 9344, 256));
-	return TEST_SUCCESS;
-}
-
-/* IOVA of a byte of external memory, from its memseg (fake IOVAs here). */
-static rte_iova_t
-ext_iova(const void *va)
-{
-	const struct rte_memseg *ms = rte_mem_virt2memseg(va, NULL);
-
-	if (ms == NULL || ms->iova == RTE_BAD_IOVA)
-		return RTE_BAD_IOVA;
-	return ms->iova + RTE_PTR_DIFF(va, ms->addr);
-}
-
-static void
-ext_check_obj(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
-{
-	struct iova_check *c = arg;
-	struct rte_mbuf *m = obj;
-	char *first = m->buf_addr, *last = first + m->buf_len - 1;
-	rte_iova_t a = ext_iova(first), b = ext_iova(last);
-
-	RTE_SET_USED(mp);
-	RTE_SET_USED(i);
-	c->n++;
-	if (a == RTE_BAD_IOVA || b - a != m->buf_len - 1u || a != m->buf_iova)
-		c->bad++;
-}
-
-/*
- * A jumbo pool on external memory (rte_malloc_heap_memory_add) whose pages
- * are not IOVA-contiguous, in either IOVA mode: the ring driver takes it with
- * page-bounded objects, so a jumbo-class pool must too (no IOVA-contiguous chunk
- * to be had, in VA mode as well: external memory has its own IOVAs).
- */
-#define EXT_PAGES 16
-static int
-test_jumbo_external_memory(void)
-{
-	const size_t pg = RTE_PGSIZE_2M, len = EXT_PAGES * pg;
-	rte_iova_t iovas[EXT_PAGES];
-	struct rte_mempool *mp;
-	struct iova_check c = { 0, 0 };
-	unsigned int i, n = 1024;
-	int socket, ret = TEST_SUCCESS;
-	void *base, *va;
-
-	base = mmap(NULL, len + pg, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	TEST_ASSERT(base != MAP_FAILED, "mmap");
-	va = RTE_PTR_ALIGN_CEIL(base, pg);
-	/* every page somewhere else: no two pages IOVA-contiguous */
-	for (i = 0; i < EXT_PAGES; i++)
-		iovas[i] = (rte_iova_t)1 << 36 | (rte_iova_t)(EXT_PAGES - i) *
-			4 * pg;
-	if (rte_malloc_heap_create("mbufx_ext") != 0 ||
-	    rte_malloc_heap_memory_add("mbufx_ext", va, len, iovas, EXT_PAGES,
-				       pg) != 0) {
-		printf("external heap: %s\n", rte_strerror(rte_errno));
-		rte_malloc_heap_destroy("mbufx_ext");
-		munmap(base, len + pg);
-		return TEST_FAILED;
-	}
-	socket = rte_malloc_heap_get_socket("mbufx_ext");
-
-	/* the premise: the stock driver succeeds here */
-	mp = rte_pktmbuf_pool_create_by_ops("ext_ring", n, 0, 0, 9344, socket,
-					    "ring_mp_mc");
-	if (mp == NULL) {
-		printf("ring driver on external memory: %s\n",
-		       rte_strerror(rte_errno));
-		ret = TEST_FAILED;
-	}
-	rte_mempool_free(mp);
-
-	mp = rte_pktmbuf_pool_create_by_ops("ext_jumbo", n, 0, 0, 9344, socket,
-					    OPS);
-	if (ret == TEST_SUCCESS && mp == NULL) {
-		printf("jumbo pool on external memory (IOVA mode %s): %s\n",
-		       rte_eal_iova_mode() == RTE_IOVA_VA ? "VA" : "PA",
-		       rte_strerror(rte_errno));
-		ret = TEST_FAILED;
-	}
-	if (mp != NULL) {
-		rte_mempool_obj_iter(mp, ext_check_obj, &c);
-		printf("external memory: %u objects, %u chunks, %u not "
-		       "IOVA-contiguous\n", c.n, mp->nb_mem_chunks, c.bad);
-		if (c.n != n || c.bad != 0 || check_full(mp) != TEST_SUCCESS ||
-		    check_drain(mp) != TEST_SUCCESS)
-			ret = TEST_FAILED;
-		rte_mempool_free(mp);
-	}
-	if (rte_malloc_heap_memory_remove("mbufx_ext", va, len) != 0 ||
-	    rte_malloc_heap_destroy("mbufx_ext") != 0) {
-		printf("external heap not released: %s\n",
-		       rte_strerror(rte_errno));
-		ret = TEST_FAILED;
-	}
-	munmap(base, len + pg);
-	return ret;
-}
-
-/*
- * Other ways to populate a jumbo pool: anonymous memory
- * (rte_mempool_populate_anon), and RTE_MEMPOOL_F_NO_IOVA_CONTIG. Wherever the
- * ring driver populates the pool, the jumbo class does too, with every object
- * IOVA-contiguous when its IOVA is known.
- */
-static struct rte_mempool *
-jumbo_pool_by(const char *name, const char *ops, unsigned int n,
-	      unsigned int flags, int anon)
-{
-	struct rte_pktmbuf_pool_private priv = {
-		.mbuf_data_room_size = 9344,
-		.mbuf_priv_size = 0,
-	};
-	struct rte_mempool *mp;
-	int ret;
-
-	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + 9344,
-				      0, sizeof(priv), SOCKET_ID_ANY, flags);
-	if (mp == NULL)
-		return NULL;
-	if (rte_mempool_set_ops_byname(mp, ops, NULL) != 0)
-		goto fail;
-	rte_pktmbuf_pool_init(mp, &priv);
-	ret = anon ? rte_mempool_populate_anon(mp) :
-		rte_mempool_populate_default(mp);
-	if (ret != (int)n)
-		goto fail;
-	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
-	return mp;
-fail:
-	rte_mempool_free(mp);
-	return NULL;
-}
-
-static void
-iova_known_check(struct rte_mempool *mp, void *arg, void *obj, unsigned int i)
-{
-	if (rte_mempool_virt2iova(obj) == RTE_BAD_IOVA)
-		return;
-	jumbo_check_obj(mp, arg, obj, i);
-}
-
-static int
-test_jumbo_populate_variants(void)
-{
-	static const struct {
-		const char *name;
-		unsigned int flags;
-		int anon;
-	} v[] = {
-		{ "default", 0, 0 },
-		{ "anon", 0, 1 },
-		{ "no_iova_contig", RTE_MEMPOOL_F_NO_IOVA_CONTIG, 0 },
-		{ "no_iova_contig_anon", RTE_MEMPOOL_F_NO_IOVA_CONTIG, 1 },
-	};
-	struct rte_mempool *mp;
-	struct iova_check c;
-	unsigned int i, n = 600;
-	int ring_ok, ret = TEST_SUCCESS;
-
-	for (i = 0; i < RTE_DIM(v); i++) {
-		mp = jumbo_pool_by("jv_ring", "ring_mp_mc", n, v[i].flags,
-				   v[i].anon);
-		ring_ok = mp != NULL;
-		rte_mempool_free(mp);
-		mp = jumbo_pool_by("jv_mbufx", OPS, n, v[i].flags, v[i].anon);
-		printf("jumbo pool, %s: ring %s, mbufx %s", v[i].name,
-		       ring_ok ? "populated" : "failed",
-		       mp != NULL ? "populated" : "failed");
-		if (mp == NULL) {
-			printf("\n");
-			if (ring_ok)
-				ret = TEST_FAILED;
-			continue;
-		}
-		c = (struct iova_check){ 0, 0 };
-		rte_mempool_obj_iter(mp, iova_known_check, &c);
-		printf(", %u chunks, %u of %u checked objects not "
-		       "IOVA-contiguous\n", mp->nb_mem_chunks, c.bad, c.n);
-		if (c.bad != 0 || check_full(mp) != TEST_SUCCESS ||
-		    check_drain(mp) != TEST_SUCCESS)
-			ret = TEST_FAILED;
-		rte_mempool_free(mp);
-	}
-	return ret;
-}
-
-/*
- * The placement of a jumbo pool in IOVA-as-VA mode, as a user reads it.
- * rte_mempool_populate_default() sizes and populates a pool chunk by chunk
- * (halving its reservations on ENOMEM); pool_step() is one of its steps, done
- * by hand so that the chunks are known: ask the driver for the size of the
- * rest, reserve at most step bytes, populate them. (The driver's pool state
- * exists from the first populate on, so the first step is sized by the
- * default rule: page-bounded, as under a fragmented heap.)
- */
-static void
-step_mz_free(struct rte_mempool_memhdr *memhdr, void *opaque)
-{
-	RTE_SET_USED(memhdr);
-	rte_memzone_free(opaque);
-}
-
-static int
-pool_step(struct rte_mempool *mp, size_t step, unsigned int id)
-{
-	const struct rte_mempool_ops *ops = rte_mempool_get_ops(mp->ops_index);
-	const struct rte_memzone *mz;
-	size_t min_chunk, align, pg = RTE_PGSIZE_2M;
-	char name[RTE_MEMZONE_NAMESIZE];
-	unsigned int flags = 0;
-	ssize_t sz;
-	int n;
-
-	sz = ops->calc_mem_size(mp, mp->size - mp->populated_size,
-				rte_bsf64(pg), &min_chunk, &align);
-	if (sz < 0)
-		return (int)sz;
-	if (min_chunk == (size_t)sz)
-		flags = RTE_MEMZONE_IOVA_CONTIG;
-	snprintf(name, sizeof(name), "%s_s%u", mp->name, id);
-	mz = rte_memzone_reserve_aligned(name, RTE_MIN((size_t)sz, step),
-					 mp->socket_id, flags, align);
-	if (mz == NULL)
-		return -rte_errno;
-	if (flags != 0)
-		n = rte_mempool_populate_iova(mp, mz->addr, mz->iova, mz->len,
-					      step_mz_free, (void *)(uintptr_t)mz);
-	else
-		n = rte_mempool_populate_virt(mp, mz->addr, mz->len, pg,
-					      step_mz_free, (void *)(uintptr_t)mz);
-	if (n <= 0)
-		rte_memzone_free(mz);
-	return n;
-}
-
-/* An empty jumbo-class pktmbuf pool on the driver, populated step by step. */
-static struct rte_mempool *
-jumbo_pool_steps(const char *name, unsigned int n, int socket, size_t step)
-{
-	struct rte_pktmbuf_pool_private priv = {
-		.mbuf_data_room_size = 9344,
-	};
-	struct rte_mempool *mp;
-	unsigned int id = 0;
-
-	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + 9344,
-				      0, sizeof(priv), socket, 0);
-	if (mp == NULL)
-		return NULL;
-	if (rte_mempool_set_ops_byname(mp, OPS, NULL) != 0)
-		goto fail;
-	rte_pktmbuf_pool_init(mp, &priv);
-	while (mp->populated_size < mp->size)
-		if (pool_step(mp, step, id++) <= 0)
-			goto fail;
-	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
-	return mp;
-fail:
-	rte_mempool_free(mp);
-	return NULL;
-}
-
-/* Lines of the log text buf about pool name that contain what. */
-static unsigned int
-log_lines_of(const char *buf, const char *name, const char *what)
-{
-	char key[RTE_MEMPOOL_NAMESIZE + 32];
-	const char *p = buf, *eol, *w;
-	unsigned int k = 0;
-
-	snprintf(key, sizeof(key), "mbufx_mempool: pool %s:", name);
-	while ((p = strstr(p, key)) != NULL) {
-		eol = strchr(p, '\n');
-		if (eol == NULL)
-			eol = p + strlen(p);
-		w = what == NULL ? p : strstr(p, what);
-		if (w != NULL && w < eol)
-			k++;
-		p = eol;
-	}
-	return k;
-}
-
-/* /mbufx/pool's iova_contig_pool for name: 0 or 1, -1 when unreachable. */
-static int
-tel_iova_contig(const char *name)
-{
-	char buf[4096], cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "/mbufx/pool,%s", name);
-	if (mu_telemetry_query(cmd, buf, sizeof(buf)) != 0)
-		return -1;
-	if (strstr(buf, "\"iova_contig_pool\":1") != NULL)
-		return 1;
-	if (strstr(buf, "\"iova_contig_pool\":0") != NULL)
-		return 0;
-	printf("%s: no iova_contig_pool: %s\n", cmd, buf);
-	return -1;
-}
-
-/* A jumbo pool on external memory, populated in steps: one placement line. */
-static int
-placement_logged_once(void)
-{
-	const size_t pg = RTE_PGSIZE_2M, len = EXT_PAGES * pg;
-	rte_iova_t iovas[EXT_PAGES];
-	struct rte_mempool *mp;
-	int logtype, level, socket, ret = TEST_SUCCESS;
-	unsigned int i, lines, placement;
-	char *logbuf = NULL;
-	size_t logsz = 0;
-	FILE *log;
-	void *base, *va;
-
-	base = mmap(NULL, len + pg, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	TEST_ASSERT(base != MAP_FAILED, "mmap");
-	va = RTE_PTR_ALIGN_CEIL(base, pg);
-	for (i = 0; i < EXT_PAGES; i++)
-		iovas[i] = (rte_iova_t)1 << 36 | (rte_iova_t)(EXT_PAGES - i) *
-			4 * pg;
-	if (rte_malloc_heap_create("mbufx_place") != 0 ||
-	    rte_malloc_heap_memory_add("mbufx_place", va, len, iovas,
-				       EXT_PAGES, pg) != 0) {
-		printf("external heap: %s\n", rte_strerror(rte_errno));
-		rte_malloc_heap_destroy("mbufx_place");
-		munmap(base, len + pg);
-		return TEST_FAILED;
-	}
-	socket = rte_malloc_heap_get_socket("mbufx_place");
-
-	logtype = rte_log_register("pmd.mempool.mbufx");
-	level = rte_log_get_level(logtype);
-	log = open_memstream(&logbuf, &logsz);
-	TEST_ASSERT_NOT_NULL(log, "open_memstream");
-	rte_log_set_level(logtype, RTE_LOG_DEBUG);
-	rte_openlog_stream(log);
-	/* 1024 x 9.5 KiB in 2 MiB steps: every step past the first probes */
-	mp = jumbo_pool_steps("place_ext", 1024, socket, pg);
-	rte_openlog_stream(NULL);
-	rte_log_set_level(logtype, level);
-	fclose(log);
-	if (mp == NULL) {
-		printf("place_ext: %s\n", rte_strerror(rte_errno));
-		ret = TEST_FAILED;
-	} else {
-		lines = log_lines_of(logbuf, "place_ext", NULL);
-		placement = log_lines_of(logbuf, "place_ext", "placement");
-		printf("place_ext: %u chunks, %u log lines, %u on placement:"
-		       "\n%s", mp->nb_mem_chunks, lines, placement, logbuf);
-		if (placement != 1)
-			ret = TEST_FAILED;
-		if (check_full(mp) != TEST_SUCCESS)
-			ret = TEST_FAILED;
-	}
-	free(logbuf);
-	rte_mempool_free(mp);
-	if (rte_malloc_heap_memory_remove("mbufx_place", va, len) != 0 ||
-	    rte_malloc_heap_destroy("mbufx_place") != 0) {
-		printf("external heap not released: %s\n",
-		       rte_strerror(rte_errno));
-		ret = TEST_FAILED;
-	}
-	munmap(base, len + pg);
-
-	return ret;
-}
-
-/*
- * IOVA-as-VA mode. A pool whose memory has no IOVA-contiguous run falls back
- * to page-bounded placement and says so in ONE log line, however many steps
- * populate it (OVS rate-limits DPDK's log: one line per step drowned its
- * other messages). And iova_contig_pool describes the pool: 1 for a pool in
- * one IOVA-contiguous chunk, 0 for one of two chunks even when each chunk is
- * packed.
- */
-static int
-test_jumbo_placement_va(void)
-{
-	struct rte_mempool *mp;
-	int ret = TEST_SUCCESS, c;
-
-	if (rte_eal_iova_mode() != RTE_IOVA_VA) {
-		printf("IOVA mode PA: the one-chunk placement is VA mode's\n");
-		return TEST_SKIPPED;
-	}
-	/*
-	 * External memory, no two pages IOVA-contiguous: every probe fails
-	 * (without hugepages the EAL calls such memory contiguous).
-	 */
-	if (rte_eal_has_hugepages())
-		ret = placement_logged_once();
-	/* the EAL's memory: one chunk, then the same pool in two chunks */
-	mp = jumbo_pool_steps("place_one", 512, SOCKET_ID_ANY, SIZE_MAX);
-	TEST_ASSERT_NOT_NULL(mp, "place_one: %s", rte_strerror(rte_errno));
-	c = tel_iova_contig("place_one");
-	printf("place_one: %u chunks, iova_contig_pool %d\n",
-	       mp->nb_mem_chunks, c);
-	if (mp->nb_mem_chunks != 1 || c != 1)
-		ret = TEST_FAILED;
-	rte_mempool_free(mp);
-	/* 512 x 9.5 KiB = 4.7 MiB in 3 MiB steps: two packed chunks */
-	mp = jumbo_pool_steps("place_two", 512, SOCKET_ID_ANY, 3u << 20);
-	TEST_ASSERT_NOT_NULL(mp, "place_two: %s", rte_strerror(rte_errno));
-	c = tel_iova_contig("place_two");
-	printf("place_two: %u chunks, iova_contig_pool %d\n",
-	       mp->nb_mem_chunks, c);
-	if (mp->nb_mem_chunks != 2 || c != 0 || check_full(mp) != TEST_SUCCESS)
-		ret = TEST_FAILED;
-	rte_mempool_free(mp);
-	return ret;
-}
-
-static const struct mbufx_test_suite jumbo_suite = {
-	.name = "mempool_mbufx_jumbo",
-	.cases = {
-		MBUFX_TEST_CASE(test_jumbo_contig),
-		MBUFX_TEST_CASE(test_jumbo_external_memory),
-		MBUFX_TEST_CASE(test_jumbo_populate_variants),
-		MBUFX_TEST_CASE(test_jumbo_placement_va),
-		MBUFX_TEST_CASES_END(),
-	},
-};
-
-static int
-test_mempool_mbufx_jumbo(void)
-{
-	return mbufx_test_suite_run(&jumbo_suite);
-}
-
-MBUFX_TEST_REGISTER(mempool_mbufx_jumbo_autotest, test_mempool_mbufx_jumbo);

@@ -48,38 +48,8 @@
 #include "mbufx_test.h"
 #include "test_mempool_mbufx_util.h"
 
-#define OPS "mbufx"
 #define NB_OBJS 256
 #define CACHE 32
-
-/* Log capture: the driver's reports for one step. */
-static char *log_buf;
-static size_t log_len;
-static FILE *log_f;
-
-static void
-log_start(void)
-{
-	log_f = open_memstream(&log_buf, &log_len);
-	if (log_f != NULL)
-		rte_openlog_stream(log_f);
-}
-
-/* The log of the step (free() it), or NULL. */
-static char *
-log_stop(void)
-{
-	char *s;
-
-	rte_openlog_stream(NULL);
-	/* the buffer is final (and may have moved) only once closed */
-	if (log_f != NULL)
-		fclose(log_f);
-	s = log_buf;
-	log_f = NULL;
-	log_buf = NULL;
-	return s;
-}
 
 /* The log of the step holds want; frees the log. */
 static int
@@ -112,30 +82,12 @@ check_teardown(void)
 	check_env(NULL, NULL);
 }
 
-/*
- * A telemetry field of the pool: the number after "key":, or the string
- * value copied to str. -1 when telemetry or the field is missing.
- */
+/* A telemetry field of the pool (see mu_tel_pool_field()). */
 static long long
 tel_field(const struct rte_mempool *mp, const char *key, char *str,
 	  size_t len)
 {
-	char buf[4096], cmd[128], pat[64];
-	const char *v;
-
-	snprintf(cmd, sizeof(cmd), "/mbufx/pool,%s", mp->name);
-	if (mu_telemetry_query(cmd, buf, sizeof(buf)) != 0)
-		return -1;
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	v = strstr(buf, pat);
-	if (v == NULL)
-		return -1;
-	v += strlen(pat);
-	if (str != NULL && *v == '"') {
-		snprintf(str, len, "%.*s", (int)strcspn(v + 1, "\""), v + 1);
-		return 0;
-	}
-	return strtoll(v, NULL, 10);
+	return mu_tel_pool_field(mp->name, key, str, len);
 }
 
 #define ASSERT_ERRORS(mp, key, want) do {				\
@@ -148,7 +100,7 @@ tel_field(const struct rte_mempool *mp, const char *key, char *str,
 static int
 check_whole(struct rte_mempool *mp)
 {
-	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), mp->size, "avail");
+	TEST_RUN(mu_check_full(mp));
 	return mu_check_drain(mp, mp->name);
 }
 
@@ -156,7 +108,7 @@ static struct rte_mempool *
 pkt_pool(const char *name, uint16_t room)
 {
 	return rte_pktmbuf_pool_create_by_ops(name, NB_OBJS, CACHE, 0, room,
-					      SOCKET_ID_ANY, OPS);
+					      SOCKET_ID_ANY, MU_OPS);
 }
 
 static int
@@ -284,9 +236,9 @@ test_double_free_pktmbuf(void)
 	TEST_ASSERT(m != NULL && c != NULL, "alloc");
 	TEST_ASSERT_SUCCESS(rte_pktmbuf_chain(m, c), "chain");
 	rte_pktmbuf_free(m);
-	log_start();
+	mu_log_start();
 	rte_pktmbuf_free(m);	/* the bug */
-	log = log_stop();
+	log = mu_log_stop();
 	snprintf(want, sizeof(want), "pool ck_dfree: double free "
 		 "(object already in the pool): object %p, lcore %u",
 		 (void *)m, rte_lcore_id());
@@ -337,11 +289,11 @@ test_foreign(void)
 	x = rte_pktmbuf_alloc(other);
 	m = rte_pktmbuf_alloc(mp);
 	TEST_ASSERT(m != NULL && x != NULL, "alloc");
-	log_start();
+	mu_log_start();
 	rte_mempool_put(mp, x);				/* another pool's */
 	rte_mempool_put(mp, RTE_PTR_ADD(m, 64));	/* inside an object */
 	rte_mempool_put(mp, &on_stack);			/* not a pool at all */
-	log = log_stop();
+	log = mu_log_stop();
 	TEST_ASSERT(log_holds(log, "pool ck_foreign: put of a pointer that is "
 			      "no object of this pool"), "report of the foreign put");
 	ASSERT_ERRORS(mp, "check_foreign_puts", 3);
@@ -374,9 +326,9 @@ write_after_free(uint16_t room, uint32_t off, uint32_t n)
 	buf = m->buf_addr;
 	rte_pktmbuf_free(m);
 	memset(buf + off, 0x5a, n);	/* the bug */
-	log_start();
+	mu_log_start();
 	again = rte_pktmbuf_alloc(mp);
-	log = log_stop();
+	log = mu_log_stop();
 	TEST_ASSERT(again == m, "LIFO: the freed mbuf comes back");
 	snprintf(want, sizeof(want), "write after free: %u byte(s) changed, "
 		 "first at offset %u (data room offset %u): object %p",
@@ -471,11 +423,11 @@ test_race(void)
 	r.mp = mu_pool_create("ck_race", NB_OBJS, 64, 0, 0);
 	TEST_ASSERT_NOT_NULL(r.mp, "create");
 	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(r.mp, r.o, NB_OBJS), "get");
-	log_start();	/* keep the 16 reports out of the test's output */
+	mu_log_start();	/* keep the 16 reports out of the test's output */
 	rte_eal_remote_launch(race_put, &r, worker);
 	race_put(&r);
 	rte_eal_wait_lcore(worker);
-	free(log_stop());
+	free(mu_log_stop());
 	ASSERT_ERRORS(r.mp, "check_double_frees", NB_OBJS);
 	TEST_RUN(check_whole(r.mp));
 	rte_mempool_free(r.mp);

@@ -203,22 +203,16 @@ secondary_main(void)
 	const char *role = getenv("MBUFX_MP_ROLE");
 	struct rte_mempool *mp;
 
-	if (role == NULL) {
-		printf("secondary without MBUFX_MP_ROLE\n");
-		return TEST_FAILED;
-	}
+	TEST_ASSERT_NOT_NULL(role, "secondary without MBUFX_MP_ROLE");
 	if (strcmp(role, "create") == 0)
 		return secondary_create();
 	mp = rte_mempool_lookup(MP_POOL);
-	if (mp == NULL) {
-		printf("secondary: no pool %s\n", MP_POOL);
-		return TEST_FAILED;
-	}
+	TEST_ASSERT_NOT_NULL(mp, "secondary: no pool %s", MP_POOL);
 	if (strcmp(role, "drain") == 0)
 		return mu_check_drain(mp, "secondary");
 	if (strcmp(role, "race") == 0)
 		return secondary_race(mp);
-	printf("secondary: unknown role %s\n", role);
+	TEST_FAIL_MSG("secondary: unknown role %s", role);
 	return TEST_FAILED;
 }
 

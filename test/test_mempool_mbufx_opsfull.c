@@ -30,6 +30,8 @@
 #include <rte_log.h>
 #include <rte_mempool.h>
 
+#include "mbufx_test.h"
+
 static int
 stub_alloc(struct rte_mempool *mp)
 {
@@ -100,23 +102,13 @@ fill_table(unsigned int want)
 	return true;
 }
 
-static int fails;
-
-static void
-expect(bool ok, const char *what, const char *log)
-{
-	if (ok)
-		return;
-	printf("FAIL: %s\nlog:\n%s\n", what, log);
-	fails++;
-}
-
 int
 main(int argc, char **argv)
 {
 	char *log = NULL, want[1024];
 	const char *plugin;
 	size_t log_len = 0;
+	int ret = TEST_SUCCESS;
 	bool full;
 	FILE *f;
 	void *h;
@@ -129,47 +121,55 @@ main(int argc, char **argv)
 	plugin = argv[1];
 	full = strcmp(argv[2], "full") == 0;
 	if (!fill_table(RTE_MEMPOOL_MAX_OPS_IDX - (full ? 0 : 1))) {
-		printf("FAIL: cannot fill the ops table (%u of %d)\n",
-		       rte_mempool_ops_table.num_ops, RTE_MEMPOOL_MAX_OPS_IDX);
+		TEST_FAIL_MSG("cannot fill the ops table (%u of %d)",
+			      rte_mempool_ops_table.num_ops,
+			      RTE_MEMPOOL_MAX_OPS_IDX);
 		return 1;
 	}
 
 	f = open_memstream(&log, &log_len);
-	if (f == NULL)
+	if (f == NULL) {
+		TEST_FAIL_MSG("open_memstream");
 		return 1;
+	}
 	rte_openlog_stream(f);
 	h = dlopen(plugin, RTLD_NOW | RTLD_LOCAL);
 	rte_openlog_stream(NULL);
 	fclose(f);
 	if (h == NULL) {
-		printf("FAIL: dlopen %s: %s\n", plugin, dlerror());
+		TEST_FAIL_MSG("dlopen %s: %s", plugin, dlerror());
 		free(log);
 		return 1;
 	}
 	printf("plugin log:\n%s", log);
 
 	if (!full) {
-		expect(registered("mbufx"), "\"mbufx\" takes the free slot", log);
-		expect(strstr(log, "not registered") == NULL, "no error", log);
+		TEST_EXPECT(ret, registered("mbufx"),
+			    "\"mbufx\" takes the free slot");
+		TEST_EXPECT(ret, strstr(log, "not registered") == NULL,
+			    "no error");
 		goto out;
 	}
-	expect(!registered("mbufx"), "\"mbufx\" is not in a full table", log);
+	TEST_EXPECT(ret, !registered("mbufx"),
+		    "\"mbufx\" is not in a full table");
 	snprintf(want, sizeof(want), "mempool ops \"mbufx\" not registered: "
 		 "DPDK's table of %d mempool drivers (RTE_MEMPOOL_MAX_OPS_IDX) "
 		 "is full: cn9k_mempool_ops, cn10k_mempool_ops, dpaa2, ",
 		 RTE_MEMPOOL_MAX_OPS_IDX);
-	expect(strstr(log, want) != NULL, "the table is full, and by whom", log);
-	expect(strstr(log, "Pools asking for \"mbufx\" fail with EINVAL") != NULL,
-	       "what fails", log);
+	TEST_EXPECT(ret, strstr(log, want) != NULL,
+		    "the table is full, and by whom");
+	TEST_EXPECT(ret, strstr(log, "Pools asking for \"mbufx\" fail with "
+				"EINVAL") != NULL, "what fails");
 	snprintf(want, sizeof(want), "give this plugin with -d %s: ", plugin);
-	expect(strstr(log, want) != NULL, "the -d fix names this plugin", log);
-	expect(strstr(log, "librte_mempool_cnxk.so (2 slots), "
-		       "librte_mempool_dpaa2.so (1 slot).") != NULL,
-	       "the hardware plugins present, with their slots", log);
-	expect(strstr(log, "octeontx") == NULL,
-	       "no hint for a plugin that is not loaded", log);
+	TEST_EXPECT(ret, strstr(log, want) != NULL,
+		    "the -d fix names this plugin");
+	TEST_EXPECT(ret, strstr(log, "librte_mempool_cnxk.so (2 slots), "
+				"librte_mempool_dpaa2.so (1 slot).") != NULL,
+		    "the hardware plugins present, with their slots");
+	TEST_EXPECT(ret, strstr(log, "octeontx") == NULL,
+		    "no hint for a plugin that is not loaded");
 out:
 	free(log);
-	printf("%s\n", fails == 0 ? "OK" : "FAILED");
-	return fails == 0 ? 0 : 1;
+	printf("%s\n", ret == TEST_SUCCESS ? "OK" : "FAILED");
+	return ret == TEST_SUCCESS ? 0 : 1;
 }

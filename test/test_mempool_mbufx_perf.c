@@ -93,8 +93,8 @@ pool_full(const struct rte_mempool *mp)
 {
 	if (rte_mempool_avail_count(mp) == mp->size)
 		return 1;
-	printf("pool %s: %u of %u objects back\n", mp->name,
-	       rte_mempool_avail_count(mp), mp->size);
+	TEST_FAIL_MSG("pool %s: %u of %u objects back", mp->name,
+		      rte_mempool_avail_count(mp), mp->size);
 	return 0;
 }
 
@@ -296,10 +296,7 @@ bench_small(unsigned int worker)
 
 	ring = rte_ring_create("pf_pipe", PIPE_RING, rte_socket_id(),
 			       RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (ring == NULL) {
-		printf("ring: %s\n", rte_strerror(rte_errno));
-		return TEST_FAILED;
-	}
+	TEST_ASSERT_NOT_NULL(ring, "ring: %s", rte_strerror(rte_errno));
 	for (d = 0; d < NB_DRV; d++)
 		for (c = 0; c < NB_CACHE; c++) {
 			mp[d][c] = pool_create("s", d, POOL_SIZE, cache_size[c]);

@@ -376,72 +376,85 @@ spread_affinity(pthread_attr_t *attr)
 	pthread_attr_setaffinity_np(attr, sizeof(all), &all);
 }
 
-static int
-race_round(unsigned int size, unsigned int ms, int squat, uint64_t *tot)
+/* The shared state of one round: a pool of size numbered objects, a ring. */
+static struct race *
+race_create(unsigned int size, int squat)
 {
-	pthread_barrier_t squat_bar;
-	pthread_t tid[6], stid[RACE_SQUATTERS];
-	struct squatter sq[RACE_SQUATTERS];
-	pthread_attr_t attr;
-	struct race *r;
-	unsigned int worker, i, nthreads = 0, got;
 	char name[RTE_MEMPOOL_NAMESIZE];
-	void *objs[RACE_BURST];
-	int ret = TEST_SUCCESS;
+	struct race *r;
+	unsigned int i;
 
-	worker = rte_get_next_lcore(-1, 1, 0);
 	r = rte_zmalloc("race", sizeof(*r), RTE_CACHE_LINE_SIZE);
-	TEST_ASSERT_NOT_NULL(r, "zmalloc");
+	if (r == NULL) {
+		TEST_FAIL_MSG("zmalloc of %zu bytes", sizeof(*r));
+		return NULL;
+	}
 	r->size = size;
 	r->nb_racers = 6;
-	snprintf(name, sizeof(name), "race_%u_%d", size, squat);
-	r->mp = mu_pool_create(name, size, 64, 0, 0);
-	if (r->mp == NULL) {
-		rte_free(r);
-		TEST_ASSERT(0, "create %s: %s", name, rte_strerror(rte_errno));
-	}
-	rte_mempool_obj_iter(r->mp, mu_obj_set_index, NULL);
-	snprintf(name, sizeof(name), "race_x_%u_%d", size, squat);
-	r->xfer = rte_ring_create(name, 512, SOCKET_ID_ANY, 0);
-	TEST_ASSERT_NOT_NULL(r->xfer, "ring");
-	pthread_attr_init(&attr);
-	spread_affinity(&attr);
-
-	if (squat) {
-		pthread_barrier_init(&squat_bar, NULL, RACE_SQUATTERS + 1);
-		for (i = 0; i < RACE_SQUATTERS; i++) {
-			sq[i] = (struct squatter){ r->mp, &squat_bar, 0 };
-			pthread_create(&stid[i], &attr, squatter_thread, &sq[i]);
-		}
-		pthread_barrier_wait(&squat_bar);
-	}
-
 	for (i = 0; i < r->nb_racers; i++) {
 		r->racer[i].r = r;
 		r->racer[i].id = i;
 		r->racer[i].kind = i < 2 ? KIND_EAL :
 			i < 4 ? KIND_REGISTERED : KIND_PLAIN;
 	}
+	snprintf(name, sizeof(name), "race_%u_%d", size, squat);
+	r->mp = mu_pool_create(name, size, 64, 0, 0);
+	if (r->mp == NULL) {
+		TEST_FAIL_MSG("create %s: %s", name, rte_strerror(rte_errno));
+		rte_free(r);
+		return NULL;
+	}
+	rte_mempool_obj_iter(r->mp, mu_obj_set_index, NULL);
+	snprintf(name, sizeof(name), "race_x_%u_%d", size, squat);
+	r->xfer = rte_ring_create(name, 512, SOCKET_ID_ANY, 0);
+	if (r->xfer == NULL) {
+		TEST_FAIL_MSG("ring %s: %s", name, rte_strerror(rte_errno));
+		rte_mempool_free(r->mp);
+		rte_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void
+race_destroy(struct race *r)
+{
+	rte_ring_free(r->xfer);
+	rte_mempool_free(r->mp);
+	rte_free(r);
+}
+
+/*
+ * Racer 1 on the worker lcore (a plain pthread without one), racers 2..5 as
+ * pthreads: the number of pthreads started, their ids in tid.
+ */
+static unsigned int
+race_start(struct race *r, unsigned int worker, pthread_attr_t *attr,
+	   pthread_t *tid)
+{
+	unsigned int i, nthreads = 0;
+
 	if (worker >= RTE_MAX_LCORE)
 		r->racer[1].kind = KIND_PLAIN;
 	else
 		rte_eal_remote_launch(race_lcore, &r->racer[1], worker);
 	for (i = worker >= RTE_MAX_LCORE ? 1 : 2; i < r->nb_racers; i++)
-		if (pthread_create(&tid[nthreads++], &attr, race_thread,
+		if (pthread_create(&tid[nthreads++], attr, race_thread,
 				   &r->racer[i]) != 0)
 			race_fail(r, "pthread_create %u (%u)", i, 0);
+	return nthreads;
+}
 
-	/* the main lcore races too, and leads: checks at rest, the end */
-	r->racer[0].deadline = rte_get_timer_cycles() +
-		rte_get_timer_hz() * ms / 1000;
-	race_loop(&r->racer[0]);
-	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
-	if (worker < RTE_MAX_LCORE)
-		rte_eal_wait_lcore(worker);
-	for (i = 0; i < nthreads; i++)
-		pthread_join(tid[i], NULL);
+/*
+ * After the round: every object back from the racers' stashes and the ring,
+ * their counts added to tot, and the pool full, exactly.
+ */
+static void
+race_collect(struct race *r, uint64_t *tot)
+{
+	void *objs[RACE_BURST];
+	unsigned int i, got;
 
-	/* everything back: the pool is full, exactly */
 	for (i = 0; i < r->nb_racers; i++) {
 		struct racer *t = &r->racer[i];
 
@@ -462,28 +475,85 @@ race_round(unsigned int size, unsigned int ms, int squat, uint64_t *tot)
 		r->racer[0].held = 0;
 		race_check_at_rest(&r->racer[0]);
 	}
-	if (r->errors == 0 && mu_driver_count(r->mp) != size)
-		race_fail(r, "pool of %u not full at the end (%u)", size,
+	if (r->errors == 0 && mu_driver_count(r->mp) != r->size)
+		race_fail(r, "pool of %u not full at the end (%u)", r->size,
 			  mu_driver_count(r->mp));
-	if (r->errors != 0) {
-		printf("pool of %u%s: %s\n", size, squat ? " (squatters)" : "",
-		       r->msg);
-		ret = TEST_FAILED;
-	}
+}
 
-	if (squat) {
-		pthread_barrier_wait(&squat_bar);
-		for (i = 0; i < RACE_SQUATTERS; i++) {
-			pthread_join(stid[i], NULL);
-			if (!sq[i].ok)
-				ret = TEST_FAILED;
-		}
-		pthread_barrier_destroy(&squat_bar);
+/* Squatters: idle registered threads holding per-lcore slots of the pool. */
+struct squatters {
+	pthread_barrier_t bar;
+	pthread_t tid[RACE_SQUATTERS];
+	struct squatter sq[RACE_SQUATTERS];
+};
+
+static void
+squatters_start(struct squatters *s, struct rte_mempool *mp,
+		pthread_attr_t *attr)
+{
+	unsigned int i;
+
+	pthread_barrier_init(&s->bar, NULL, RACE_SQUATTERS + 1);
+	for (i = 0; i < RACE_SQUATTERS; i++) {
+		s->sq[i] = (struct squatter){ mp, &s->bar, 0 };
+		pthread_create(&s->tid[i], attr, squatter_thread, &s->sq[i]);
 	}
+	pthread_barrier_wait(&s->bar);
+}
+
+/* TEST_SUCCESS when every squatter took its slot. */
+static int
+squatters_stop(struct squatters *s)
+{
+	unsigned int i;
+	int ret = TEST_SUCCESS;
+
+	pthread_barrier_wait(&s->bar);
+	for (i = 0; i < RACE_SQUATTERS; i++) {
+		pthread_join(s->tid[i], NULL);
+		TEST_EXPECT(ret, s->sq[i].ok, "squatter %u took no slot", i);
+	}
+	pthread_barrier_destroy(&s->bar);
+	return ret;
+}
+
+static int
+race_round(unsigned int size, unsigned int ms, int squat, uint64_t *tot)
+{
+	struct squatters sq;
+	pthread_t tid[6];
+	pthread_attr_t attr;
+	struct race *r;
+	unsigned int worker, i, nthreads;
+	int ret = TEST_SUCCESS;
+
+	worker = rte_get_next_lcore(-1, 1, 0);
+	r = race_create(size, squat);
+	if (r == NULL)
+		return TEST_FAILED;
+	pthread_attr_init(&attr);
+	spread_affinity(&attr);
+	if (squat)
+		squatters_start(&sq, r->mp, &attr);
+	nthreads = race_start(r, worker, &attr, tid);
+
+	/* the main lcore races too, and leads: checks at rest, the end */
+	r->racer[0].deadline = rte_get_timer_cycles() +
+		rte_get_timer_hz() * ms / 1000;
+	race_loop(&r->racer[0]);
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	if (worker < RTE_MAX_LCORE)
+		rte_eal_wait_lcore(worker);
+	for (i = 0; i < nthreads; i++)
+		pthread_join(tid[i], NULL);
+
+	race_collect(r, tot);
+	TEST_EXPECT_EQUAL(ret, r->errors, 0, "pool of %u%s: %s", size,
+			  squat ? " (squatters)" : "", r->msg);
+	if (squat && squatters_stop(&sq) != TEST_SUCCESS)
+		ret = TEST_FAILED;
 	pthread_attr_destroy(&attr);
-	rte_ring_free(r->xfer);
-	rte_mempool_free(r->mp);
-	rte_free(r);
+	race_destroy(r);
 	return ret;
 }
 
@@ -508,10 +578,8 @@ test_race(void)
 	printf("gets %" PRIu64 " (whole-pool sized %" PRIu64 "), refused %"
 	       PRIu64 ", checks at rest %" PRIu64 ", lcore id changes %"
 	       PRIu64 "\n", tot[0], tot[1], tot[2], tot[3], tot[4]);
-	if (ret == TEST_SUCCESS && tot[3] == 0) {
-		printf("no check at rest ran\n");
-		ret = TEST_FAILED;
-	}
+	if (ret == TEST_SUCCESS)
+		TEST_ASSERT_NOT_EQUAL(tot[3], 0, "checks at rest run");
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -17,6 +18,10 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_memory.h>
 #include <rte_mempool.h>
 
 #include "mbufx_test.h"
@@ -116,43 +121,156 @@ mu_check_drain(struct rte_mempool *mp, const char *who)
 	objs = calloc(mp->size + 1, sizeof(*objs));
 	TEST_ASSERT_NOT_NULL(objs, "calloc");
 	if (rte_mempool_ops_dequeue_bulk(mp, objs, mp->size) != 0) {
-		printf("%s: cannot take all %u objects of %s at once\n", who,
-		       mp->size, mp->name);
+		TEST_FAIL_MSG("%s: cannot take all %u objects of %s at once",
+			      who, mp->size, mp->name);
 		free(objs);
 		return TEST_FAILED;
 	}
 	if (rte_mempool_ops_dequeue_bulk(mp, &objs[mp->size], 1) == 0) {
-		printf("%s: pool %s handed out object %u of %u\n", who,
-		       mp->name, mp->size + 1, mp->size);
+		TEST_FAIL_MSG("%s: pool %s handed out object %u of %u", who,
+			      mp->name, mp->size + 1, mp->size);
 		rte_mempool_ops_enqueue_bulk(mp, &objs[mp->size], 1);
 		ret = TEST_FAILED;
 	}
-	if (mu_driver_count(mp) != 0) {
-		printf("%s: pool %s: count %u while drained\n", who, mp->name,
-		       mu_driver_count(mp));
-		ret = TEST_FAILED;
-	}
+	TEST_EXPECT_EQUAL(ret, mu_driver_count(mp), 0, "%s: pool %s drained",
+			  who, mp->name);
 	rte_mempool_ops_enqueue_bulk(mp, objs, mp->size);
-	if (mu_driver_count(mp) != mp->size) {
-		printf("%s: pool %s: count %u after putting all back\n", who,
-		       mp->name, mu_driver_count(mp));
-		ret = TEST_FAILED;
-	}
+	TEST_EXPECT_EQUAL(ret, mu_driver_count(mp), mp->size,
+			  "%s: pool %s, all put back", who, mp->name);
 	qsort(objs, mp->size, sizeof(*objs), cmp_ptr);
 	for (i = 0; i + 1 < mp->size; i++)
-		if (objs[i] == objs[i + 1]) {
-			printf("%s: object %p handed out twice\n", who, objs[i]);
-			ret = TEST_FAILED;
-		}
-	for (i = 0; i < mp->size; i++)
-		if (rte_mempool_from_obj(objs[i]) != mp) {
-			printf("%s: object %p is not from %s\n", who, objs[i],
-			       mp->name);
-			ret = TEST_FAILED;
-			break;
-		}
+		TEST_EXPECT(ret, objs[i] != objs[i + 1],
+			    "%s: object %p handed out twice", who, objs[i]);
+	for (i = 0; i < mp->size && ret == TEST_SUCCESS; i++)
+		TEST_EXPECT(ret, rte_mempool_from_obj(objs[i]) == mp,
+			    "%s: object %p is not from %s", who, objs[i],
+			    mp->name);
 	free(objs);
 	return ret;
+}
+
+int
+mu_check_full(struct rte_mempool *mp)
+{
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), mp->size,
+			  "pool %s not full", mp->name);
+	TEST_ASSERT_EQUAL(rte_mempool_in_use_count(mp), 0, "pool %s", mp->name);
+	return TEST_SUCCESS;
+}
+
+struct rte_mempool *
+mu_pktpool_empty(const char *name, const char *ops, unsigned int n,
+		 uint16_t room, int socket, unsigned int flags)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = room,
+		.mbuf_priv_size = 0,
+	};
+	struct rte_mempool *mp;
+
+	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + room,
+				      0, sizeof(priv), socket, flags);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, ops, NULL) != 0) {
+		rte_mempool_free(mp);
+		return NULL;
+	}
+	rte_pktmbuf_pool_init(mp, &priv);
+	return mp;
+}
+
+int
+mu_ext_heap_create(struct mu_ext_heap *h, const char *name)
+{
+	const size_t pg = RTE_PGSIZE_2M;
+	rte_iova_t iovas[MU_EXT_PAGES];
+	unsigned int i;
+
+	h->name = name;
+	h->len = MU_EXT_PAGES * pg;
+	h->base = mmap(NULL, h->len + pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	TEST_ASSERT(h->base != MAP_FAILED, "mmap %zu bytes: %s", h->len + pg,
+		    strerror(errno));
+	h->va = RTE_PTR_ALIGN_CEIL(h->base, pg);
+	for (i = 0; i < MU_EXT_PAGES; i++)
+		iovas[i] = (rte_iova_t)1 << 36 |
+			(rte_iova_t)(MU_EXT_PAGES - i) * 4 * pg;
+	if (rte_malloc_heap_create(name) != 0 ||
+	    rte_malloc_heap_memory_add(name, h->va, h->len, iovas,
+				       MU_EXT_PAGES, pg) != 0) {
+		TEST_FAIL_MSG("external heap %s: %s", name,
+			      rte_strerror(rte_errno));
+		rte_malloc_heap_destroy(name);
+		munmap(h->base, h->len + pg);
+		return TEST_FAILED;
+	}
+	h->socket = rte_malloc_heap_get_socket(name);
+	return TEST_SUCCESS;
+}
+
+int
+mu_ext_heap_destroy(struct mu_ext_heap *h)
+{
+	int ret = TEST_SUCCESS;
+
+	if (rte_malloc_heap_memory_remove(h->name, h->va, h->len) != 0 ||
+	    rte_malloc_heap_destroy(h->name) != 0) {
+		TEST_FAIL_MSG("external heap %s not released: %s", h->name,
+			      rte_strerror(rte_errno));
+		ret = TEST_FAILED;
+	}
+	munmap(h->base, h->len + RTE_PGSIZE_2M);
+	return ret;
+}
+
+static char *log_buf;
+static size_t log_len;
+static FILE *log_f;
+
+void
+mu_log_start(void)
+{
+	log_f = open_memstream(&log_buf, &log_len);
+	if (log_f != NULL)
+		rte_openlog_stream(log_f);
+}
+
+char *
+mu_log_stop(void)
+{
+	char *s;
+
+	rte_openlog_stream(NULL);
+	/* the buffer is final (and may have moved) only once closed */
+	if (log_f != NULL)
+		fclose(log_f);
+	s = log_buf;
+	log_f = NULL;
+	log_buf = NULL;
+	return s;
+}
+
+long long
+mu_tel_pool_field(const char *name, const char *key, char *str, size_t len)
+{
+	char buf[4096], cmd[128], pat[64];
+	const char *v;
+
+	snprintf(cmd, sizeof(cmd), "/mbufx/pool,%s", name);
+	if (mu_telemetry_query(cmd, buf, sizeof(buf)) != 0)
+		return -1;
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	v = strstr(buf, pat);
+	if (v == NULL)
+		return -1;
+	v += strlen(pat);
+	if (str != NULL && *v == '"') {
+		snprintf(str, len, "%.*s", (int)strcspn(v + 1, "\""), v + 1);
+		return 0;
+	}
+	return strtoll(v, NULL, 10);
 }
 
 int

@@ -20,6 +20,9 @@
 
 #include <rte_mempool.h>
 
+/* The driver's one mempool ops name. */
+#define MU_OPS "mbufx"
+
 /*
  * A pool of n plain objects of elt bytes on the "mbufx" ops, populated.
  * NULL with rte_errno set on failure.
@@ -64,6 +67,57 @@ int mu_strand(void *arg);
  * Messages name the caller, who. TEST_SUCCESS or TEST_FAILED.
  */
 int mu_check_drain(struct rte_mempool *mp, const char *who);
+
+/*
+ * The pool is full again: every object came back (avail == size, none in
+ * use), nothing was invented. TEST_SUCCESS or TEST_FAILED.
+ */
+int mu_check_full(struct rte_mempool *mp);
+
+/*
+ * An empty pktmbuf pool of n mbufs with a data room of room bytes on the
+ * ops named ops, its private area initialised: the caller populates it
+ * (then rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL)). NULL on failure.
+ */
+struct rte_mempool *mu_pktpool_empty(const char *name, const char *ops,
+		unsigned int n, uint16_t room, int socket, unsigned int flags);
+
+/*
+ * External memory as a malloc heap: MU_EXT_PAGES 2 MiB pages of anonymous
+ * memory whose fake IOVAs are such that no two pages are IOVA-contiguous
+ * (each page's IOVA below the one before it).
+ */
+#define MU_EXT_PAGES 16
+
+struct mu_ext_heap {
+	const char *name;
+	void *base;		/* the mapping */
+	void *va;		/* its first 2 MiB boundary: the heap's memory */
+	size_t len;
+	int socket;		/* the heap's socket id, for pool creation */
+};
+
+/* Create heap name in *h. TEST_SUCCESS, or TEST_FAILED with nothing left. */
+int mu_ext_heap_create(struct mu_ext_heap *h, const char *name);
+
+/* Remove and unmap the heap (its pools freed). TEST_SUCCESS or TEST_FAILED. */
+int mu_ext_heap_destroy(struct mu_ext_heap *h);
+
+/*
+ * Capture the EAL log into memory: mu_log_start() redirects it, and
+ * mu_log_stop() restores stderr and returns what was logged in between
+ * (free() it), or NULL.
+ */
+void mu_log_start(void);
+char *mu_log_stop(void);
+
+/*
+ * A field of /mbufx/pool,<name>: the number after "key":, or, when str is
+ * not NULL and the value is a string, that string copied to str (return 0).
+ * -1 when telemetry or the field is missing.
+ */
+long long mu_tel_pool_field(const char *name, const char *key, char *str,
+		size_t len);
 
 /*
  * Send one telemetry command to this process's own socket; the answer (JSON)
