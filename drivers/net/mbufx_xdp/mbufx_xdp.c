@@ -907,18 +907,10 @@ static const struct {
 	  offsetof(struct mbufx_xdp_rx_stats, hdr_lines) },
 	{ "rx_refill_reused", XS_RX,
 	  offsetof(struct mbufx_xdp_rx_stats, refill_reused) },
-	{ "rx_fill_ring_empty", XS_KERNEL,
-	  offsetof(struct xdp_statistics, rx_fill_ring_empty_descs) },
-	{ "rx_kernel_dropped", XS_KERNEL,
-	  offsetof(struct xdp_statistics, rx_dropped) },
-	{ "rx_ring_full", XS_KERNEL,
-	  offsetof(struct xdp_statistics, rx_ring_full) },
-	{ "rx_kernel_invalid_desc", XS_KERNEL,
-	  offsetof(struct xdp_statistics, rx_invalid_descs) },
-	{ "tx_kernel_invalid_desc", XS_KERNEL,
-	  offsetof(struct xdp_statistics, tx_invalid_descs) },
-	{ "tx_ring_empty", XS_KERNEL,
-	  offsetof(struct xdp_statistics, tx_ring_empty_descs) },
+#define XS_KSTAT(f, name) \
+	{ name, XS_KERNEL, offsetof(struct xdp_statistics, f) },
+	MBUFX_XDP_KSTATS(XS_KSTAT)
+#undef XS_KSTAT
 	{ "tx_zerocopy_pkts", XS_TX, offsetof(struct mbufx_xdp_tx_stats, zc) },
 	{ "tx_copied_pkts", XS_TX, offsetof(struct mbufx_xdp_tx_stats, copied) },
 	{ "tx_copy_nobuf", XS_TX,

@@ -661,13 +661,9 @@ mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	if (p->map_fd >= 0)
 		bpf_map_delete_elem(p->map_fd, &key);
 	if (getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &ks, &len) == 0) {
-		rq->kbase.rx_dropped += ks.rx_dropped;
-		rq->kbase.rx_invalid_descs += ks.rx_invalid_descs;
-		rq->kbase.tx_invalid_descs += ks.tx_invalid_descs;
-		rq->kbase.rx_ring_full += ks.rx_ring_full;
-		rq->kbase.rx_fill_ring_empty_descs +=
-			ks.rx_fill_ring_empty_descs;
-		rq->kbase.tx_ring_empty_descs += ks.tx_ring_empty_descs;
+#define KBASE_ADD(f, name) rq->kbase.f += ks.f;
+		MBUFX_XDP_KSTATS(KBASE_ADD)
+#undef KBASE_ADD
 	}
 	/* unmap first: a mapped ring keeps the socket alive after close() */
 	ring_unmap(&rq->core.rxr);
@@ -865,12 +861,8 @@ mbufx_xdp_kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks)
 
 	if (rq->fd >= 0)
 		getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &live, &len);
-#define KSUM(f) (ks->f = live.f + rq->kbase.f - rq->kreset.f)
-	KSUM(rx_dropped);
-	KSUM(rx_invalid_descs);
-	KSUM(tx_invalid_descs);
-	KSUM(rx_ring_full);
-	KSUM(rx_fill_ring_empty_descs);
-	KSUM(tx_ring_empty_descs);
+	memset(ks, 0, sizeof(*ks));
+#define KSUM(f, name) ks->f = live.f + rq->kbase.f - rq->kreset.f;
+	MBUFX_XDP_KSTATS(KSUM)
 #undef KSUM
 }
