@@ -36,6 +36,9 @@ from apptest import Fail, Skip, check, compare_frames, main, summary  # noqa: E4
 from pkt import (ETH_IPV4, cksum, eth, ipv4, ipv4_ttl_dec, ipv6_hlim_dec, mac,  # noqa: E402
                  pad, udp)
 from xdpnet import GW_A, GW_B, HOST_A, HOST_B, Pmd, Raw, Topo, udp_socket  # noqa: E402
+from check_pmdinfo import doc_problems  # noqa: E402
+
+GUIDE = os.path.join(HERE, '..', '..', 'doc', 'guides', 'nics', 'mbufx_xdp.rst')
 
 # frame lengths without CRC: minimum, around one AF_XDP buffer (4096 - 256
 # bytes of XDP headroom = 3840), two buffers, and the jumbo maximum
@@ -568,7 +571,16 @@ def case_bad_args(env):
                      ['force_copy'], 'force_copy with bind_mode=zc')
         dies_cleanly(env, topo, pmd, 'iface=%s,shared_umem=2' % r0, ['shared_umem'],
                      'shared_umem=2')
-        dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'], 'unknown parameter')
+        out = dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'],
+                           'unknown parameter')
+        # the refusal lists every key with its syntax and default, as the
+        # driver guide's parameter table does
+        m = re.search(r'valid, with defaults: (.*)\)\s*$', out, re.M)
+        check(m, 'unknown parameter: no list of the valid ones:\n%s', out[-3000:])
+        keys = re.findall(r'(\w+)=(<[^>]*>)(?: \(([^)]*)\))?', m.group(1))
+        problems = doc_problems(GUIDE, {k: s for k, s, _ in keys},
+                                {k: d or None for k, _, d in keys})
+        check(not problems, '%s against the driver: %s', GUIDE, '; '.join(problems))
         # a key without a value, refused the same way on every DPDK release
         # (24.11's kvargs no longer hands it to the parser)
         dies_cleanly(env, topo, pmd, 'iface=%s,force_copy' % r0, ['force_copy needs a value'],
