@@ -116,7 +116,7 @@ int mbufx_xdp_prog_attach(struct xdp_pmd *p);
 void mbufx_xdp_prog_detach(struct xdp_pmd *p);
 
 /* One AF_XDP socket per queue pair (tq may be NULL): open, register the
- * UMEM, map the rings, stock the fill ring, bind, enter the XSKMAP; close
+ * UMEM, map the rings, bind, stock the fill ring, enter the XSKMAP; close
  * gives every buffer back. */
 int mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq,
 		struct xdp_txq *tq);
