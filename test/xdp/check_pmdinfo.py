@@ -7,7 +7,7 @@ driver's devargs table), and the driver guide documents exactly those: the
 guide's parameter table and its --vdev synopsis name every key and no other,
 and the synopsis gives an enumerated key the values the driver takes.
 Usage: check_pmdinfo.py PMDINFO_TOOL PLUGIN.so GUIDE.rst; exit 77 without the
-tool (the guide is still checked against itself then: nothing to compare).
+tool.
 
 doc_problems() is also used by test_xdp.py (case bad_args), which checks the
 guide's defaults against the driver's help line."""

@@ -103,8 +103,8 @@ RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 	X(busy_budget, "<int>", "0", arg_u32, busy_budget, 0, UINT16_MAX) SEP \
 	X(force_copy, "<0|1>", "0", arg_u32, force_copy, 0, 1) SEP \
 	X(mode, "<drv|skb>", NULL, arg_mode, mode, 0, 0) SEP \
-	X(bind_mode, "<auto|copy|zc>", "auto", arg_bind_mode, bind_mode, 0, 0) \
-	SEP \
+	X(bind_mode, "<auto|copy|zc>", "auto", arg_bind_mode, bind_mode, \
+	  0, 0) SEP \
 	X(tx_kick_us, "<int>", RTE_STR(TX_KICK_US_DEFAULT), arg_u32, \
 	  tx_kick_us, 0, 1000) SEP \
 	X(rx_refill, "<late|classic>", "late", arg_rx_refill, rx_refill, 0, 0)
