@@ -917,12 +917,28 @@ def case_stop_start(env, kind='mbufx_xdp'):
             print('net_af_xdp: mbufs still out after close: %s' % in_use)
 
 
+def guide_xstats():
+    """The driver's own xstats as the guide's table lists them."""
+    text = open(GUIDE).read()
+    sec = text[text.index("The driver's\nown:"):]
+    rules = [m.start() for m in re.finditer(r'^=+ =+', sec, re.M)]
+    return re.findall(r'^``(\w+)``', sec[rules[0]:rules[1]], re.M)
+
+
 def check_late_xstats(tp, port=0):
     """Port xstats: the late-attach context's counters under their one name
-    (rx_late_*), consistent with each other, and no second count of them."""
+    (rx_late_*), consistent with each other, and no second count of them;
+    the driver's own are the guide's list."""
     xs = {k: int(v) for k, v in
           re.findall(r'^\s*(\w+):\s+(\d+)\s*$', tp.cmd_wait('show port xstats %d' % port),
                      re.M)}
+    # ethdev's basic statistics and per-queue counters come first
+    own = [k for k in xs if not re.match(
+        r'(rx|tx)_(good_(packets|bytes)|errors|missed_errors|mbuf_allocation_errors|'
+        r'q\d+_\w+)$|rx_late_', k)]
+    doc = guide_xstats()
+    check(set(own) == set(doc), 'xstats not in %s: %s; listed there, not an xstat: %s',
+          GUIDE, sorted(set(own) - set(doc)), sorted(set(doc) - set(own)))
     check(xs.get('rx_late_refilled', 0) > 0 and xs.get('rx_late_attached', 0) > 0,
           'late-attach xstats missing: %s', xs)
     check(not {'rx_refill_pool', 'rx_recycled_buffers'} & set(xs),
