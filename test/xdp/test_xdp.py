@@ -571,6 +571,15 @@ def case_bad_args(env):
                      ['force_copy'], 'force_copy with bind_mode=zc')
         dies_cleanly(env, topo, pmd, 'iface=%s,shared_umem=2' % r0, ['shared_umem'],
                      'shared_umem=2')
+        # the ranges of the devargs table, said with the key
+        dies_cleanly(env, topo, pmd, 'iface=%s,queue_count=0' % r0,
+                     ['queue_count must be 1..64'], 'queue_count=0')
+        dies_cleanly(env, topo, pmd, 'iface=%s,tx_kick_us=1001' % r0,
+                     ['tx_kick_us must be 0..1000'], 'tx_kick_us=1001')
+        dies_cleanly(env, topo, pmd, 'iface=%s,busy_budget=65536' % r0,
+                     ['busy_budget must be 0..65535'], 'busy_budget=65536')
+        dies_cleanly(env, topo, pmd, 'iface=%s,iface=%s' % (r0, r0), ['iface given twice'],
+                     'iface twice')
         out = dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'],
                            'unknown parameter')
         # the refusal lists every key with its syntax and default, as the

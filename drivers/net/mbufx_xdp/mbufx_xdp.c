@@ -287,8 +287,8 @@ args_read(const char *name, struct rte_kvargs *kv, struct xdp_args *a)
 			XDP_LOG(ERR, "%s: %s given twice", name, d->name);
 			return -EINVAL;
 		}
-		/* a key without a value: the parsers refuse it, and DPDK
-		 * 24.11's kvargs no longer hands it over */
+		/* a key without a value (NULL): refused here by name, the
+		 * same on every DPDK release */
 		if (n == 1 && v == NULL) {
 			XDP_LOG(ERR, "%s: %s needs a value (%s=%s)", name,
 				d->name, d->name, d->syntax);
