@@ -41,6 +41,7 @@ demo: host A pings host B and sends UDP through mbufx-l3fwd on two
 net_mbufx_xdp ports, with live stats, for a bounded time.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -104,9 +105,61 @@ def header_lines(tp):
     return None
 
 
+@contextlib.contextmanager
+def topology(env, size, **kw):
+    """A fresh xdpnet.Topo (kw: its mtu, queues) with host A's generator
+    sending frames of size bytes (None: no generator yet); removed after."""
+    topo = Topo(**kw)
+    try:
+        with generating(env, topo, size):
+            yield topo
+    finally:
+        topo.close()
+
+
+@contextlib.contextmanager
+def generating(env, topo, size, **kw):
+    """Host A's generator on topo for the block (size None: none)."""
+    gen = Generator(env, topo, size, **kw) if size is not None else None
+    try:
+        yield gen
+    finally:
+        if gen is not None:
+            gen.stop()
+
+
+BASE_ARGS = ['--record-core-cycles', '--eth-peer=1,02:00:00:00:00:01']
+
+
+def io_then_rxonly(env, topo, pmd, args, pool, kw, name, seconds):
+    """dpdk-testpmd on the router's two ports: a 0.5 s io warm-up, an io
+    window, the header lines from port 0's xstats, an rxonly window.
+    Returns (io window, header lines, rxonly window), windows as window()."""
+    # MBUFX_BENCH_RT=1: the router under SCHED_FIFO, so that other jobs do
+    # not preempt the forwarding loop (testpmd charges a preemption to the
+    # next iteration that finds packets: cycles/packet then measure the
+    # machine's load, not the PMD)
+    rt = ['chrt', '-f', '50'] if os.environ.get('MBUFX_BENCH_RT') == '1' else []
+    tp = Testpmd(env, topo, pmd, BASE_ARGS + args, pool=pool, prefix=rt, vdev_kw=kw,
+                 name=name)
+    try:
+        tp.ready()
+        tp.cmd_wait('set fwd io')
+        window(tp, 0.5)                             # warm-up: rings primed
+        tp.cmd_wait('clear port xstats all')
+        io = window(tp, seconds)
+        hl = header_lines(tp)
+        tp.cmd_wait('set fwd rxonly')
+        rxonly = window(tp, seconds)
+        tp.quit()
+    except Fail:
+        tp.env.stop(tp.proc, 9)
+        raise
+    return io, hl, rxonly
+
+
 def one_run(env, topo, kind, pool, size, seconds, tsc, queues=1):
-    pmd = Pmd(kind, env.build)
-    args = ['--record-core-cycles', '--eth-peer=1,02:00:00:00:00:01']
+    args = []
     kw = None
     if queues > 1:
         # one forwarding core polls every queue (the other CPU generates)
@@ -114,26 +167,9 @@ def one_run(env, topo, kind, pool, size, seconds, tsc, queues=1):
         kw = {'queue_count': queues}
     if size > 2048:
         args += ['--max-pkt-len=9018', '--enable-scatter']
-    # MBUFX_BENCH_RT=1: the router under SCHED_FIFO, so that other jobs do
-    # not preempt the forwarding loop (testpmd charges a preemption to the
-    # next iteration that finds packets: cycles/packet then measure the
-    # machine's load, not the PMD)
-    rt = ['chrt', '-f', '50'] if os.environ.get('MBUFX_BENCH_RT') == '1' else []
-    tp = Testpmd(env, topo, pmd, args, pool=pool, prefix=rt, vdev_kw=kw,
-                 name='%s_%s_%d_%d' % (kind, pool, size, env.nrun))
-    try:
-        tp.ready()
-        tp.cmd_wait('set fwd io')
-        window(tp, 0.5)                             # warm-up
-        tp.cmd_wait('clear port xstats all')
-        rx, tx, cpp, kj, el, drop = window(tp, seconds)
-        hl = header_lines(tp)
-        tp.cmd_wait('set fwd rxonly')
-        rrx, _, rcpp, _, rel, rdrop = window(tp, seconds)
-        tp.quit()
-    except Fail:
-        tp.env.stop(tp.proc, 9)
-        raise
+    (rx, tx, cpp, kj, el, drop), hl, (rrx, _, rcpp, _, rel, rdrop) = io_then_rxonly(
+        env, topo, Pmd(kind, env.build), args, pool, kw,
+        '%s_%s_%d_%d' % (kind, pool, size, env.nrun), seconds)
     return {'mpps': tx / el / 1e6, 'rx_mpps': rx / el / 1e6, 'cpp': cpp,
             'kernel_cpp': (kj / HZ * tsc / rx) if rx and tsc else None,
             'rxonly_mpps': rrx / rel / 1e6, 'rxonly_cpp': rcpp,
@@ -163,11 +199,9 @@ def bench(build, out, reps, seconds):
         if not kinds:
             raise Skip('neither AF_XDP PMD is available')
         tsc = 0.0
-        topo = Topo(mtu=1500)
-        try:
+        with topology(env, None, mtu=1500) as topo:
             for size in (64, 1518):
-                gen = Generator(env, topo, size - 4)
-                try:
+                with generating(env, topo, size - 4):
                     for r in range(reps):
                         for kind in kinds:
                             for pool in ('mbufx', 'ring'):
@@ -182,10 +216,6 @@ def bench(build, out, reps, seconds):
                                        100 * (v['rx_loss'] or 0), fmt(v['cpp']),
                                        fmt(v['rxonly_cpp']), fmt(v['kernel_cpp']),
                                        v['hdr']), flush=True)
-                finally:
-                    gen.stop()
-        finally:
-            topo.close()
         if 'mbufx_xdp' in kinds:
             two_queue_runs(env, reps, seconds, tsc, res)
         jumbo = 'mbufx_xdp' in kinds and jumbo_runs(env, reps, seconds, tsc, res, notes)
@@ -206,24 +236,9 @@ def ab_run(env, topo, pmd, refill, seconds):
     """One io window of testpmd on two net_mbufx_xdp ports with 4096-entry
     rings; refill: the rx_refill devarg, None for the build's default."""
     kw = {'rx_refill': refill} if refill else None
-    args = ['--record-core-cycles', '--eth-peer=1,02:00:00:00:00:01',
-            '--rxd=%d' % AB_RING, '--txd=%d' % AB_RING, '--total-num-mbufs=32768']
-    rt = ['chrt', '-f', '50'] if os.environ.get('MBUFX_BENCH_RT') == '1' else []
-    tp = Testpmd(env, topo, pmd, args, pool='mbufx', prefix=rt, vdev_kw=kw,
-                 name='ab_%s_%d' % (refill or 'ref', env.nrun))
-    try:
-        tp.ready()
-        tp.cmd_wait('set fwd io')
-        window(tp, 0.5)                             # warm-up: rings primed
-        tp.cmd_wait('clear port xstats all')
-        rx, tx, cpp, _, el, drop = window(tp, seconds)
-        hl = header_lines(tp)
-        tp.cmd_wait('set fwd rxonly')
-        _, _, rcpp, _, _, _ = window(tp, seconds)
-        tp.quit()
-    except Fail:
-        tp.env.stop(tp.proc, 9)
-        raise
+    args = ['--rxd=%d' % AB_RING, '--txd=%d' % AB_RING, '--total-num-mbufs=32768']
+    (rx, tx, cpp, _, el, drop), hl, (_, _, rcpp, _, _, _) = io_then_rxonly(
+        env, topo, pmd, args, 'mbufx', kw, 'ab_%s_%d' % (refill or 'ref', env.nrun), seconds)
     return {'cpp': cpp, 'rxonly_cpp': rcpp, 'mpps': tx / el / 1e6,
             'offered_mpps': (rx + drop) / el / 1e6, 'hdr_lines': hl[1] if hl else None}
 
@@ -271,24 +286,17 @@ def ab(build, out, reps, seconds, ref=None):
     try:
         for _, b, _ in variants:
             Pmd('mbufx_xdp', b).require()
-        topo = Topo(mtu=1500)
-        try:
-            gen = Generator(env, topo, 60)
-            try:
-                for r in range(reps):
-                    # interleaved, the order rotated every repetition
-                    order = variants[r % len(variants):] + variants[:r % len(variants)]
-                    for name, b, refill in order:
-                        v = ab_run(env, topo, Pmd('mbufx_xdp', b), refill, seconds)
-                        res.setdefault(name, []).append(v)
-                        print('  64 B rep %d %-7s io %s cyc/pkt, %.3f Mpps (offered %.3f), '
-                              'rxonly %s cyc/pkt, hdr lines/pkt %s' %
-                              (r + 1, name, fmt(v['cpp']), v['mpps'], v['offered_mpps'],
-                               fmt(v['rxonly_cpp']), v['hdr_lines']), flush=True)
-            finally:
-                gen.stop()
-        finally:
-            topo.close()
+        with topology(env, 60, mtu=1500) as topo:
+            for r in range(reps):
+                # interleaved, the order rotated every repetition
+                order = variants[r % len(variants):] + variants[:r % len(variants)]
+                for name, b, refill in order:
+                    v = ab_run(env, topo, Pmd('mbufx_xdp', b), refill, seconds)
+                    res.setdefault(name, []).append(v)
+                    print('  64 B rep %d %-7s io %s cyc/pkt, %.3f Mpps (offered %.3f), '
+                          'rxonly %s cyc/pkt, hdr lines/pkt %s' %
+                          (r + 1, name, fmt(v['cpp']), v['mpps'], v['offered_mpps'],
+                           fmt(v['rxonly_cpp']), v['hdr_lines']), flush=True)
         med = {n: {m: median([x[m] for x in runs])
                    for m in ('cpp', 'rxonly_cpp', 'mpps', 'hdr_lines')}
                for n, runs in res.items()}
@@ -327,43 +335,31 @@ def two_queue_runs(env, reps, seconds, tsc, res):
     ours: DPDK 22.11's net_af_xdp takes queue_count from the ethtool
     "combined" channels, which a veth does not have ("Specified queue count
     2 is larger than combined queue count 1")."""
-    topo = Topo(mtu=1500, queues=2)
-    try:
-        gen = Generator(env, topo, 60, multi_flow=True)
-        try:
-            for r in range(reps):
-                v = one_run(env, topo, 'mbufx_xdp', 'mbufx', 60, seconds, tsc, queues=2)
-                res.setdefault((64, 'mbufx_xdp/2q', 'mbufx'), []).append(v)
-                print('    64 B rep %d mbufx_xdp two queues io %.3f Mpps %s cyc/pkt' %
-                      (r + 1, v['mpps'], fmt(v['cpp'])), flush=True)
-        finally:
-            gen.stop()
-    finally:
-        topo.close()
+    with topology(env, None, mtu=1500, queues=2) as topo, \
+            generating(env, topo, 60, multi_flow=True):
+        for r in range(reps):
+            v = one_run(env, topo, 'mbufx_xdp', 'mbufx', 60, seconds, tsc, queues=2)
+            res.setdefault((64, 'mbufx_xdp/2q', 'mbufx'), []).append(v)
+            print('    64 B rep %d mbufx_xdp two queues io %.3f Mpps %s cyc/pkt' %
+                  (r + 1, v['mpps'], fmt(v['cpp'])), flush=True)
 
 
 def jumbo_runs(env, reps, seconds, tsc, res, notes):
     """9000-byte frames: ours forwards them; the stock PMD cannot attach."""
-    topo = Topo(mtu=9000)
-    try:
+    with topology(env, None, mtu=9000) as topo:
         stock = Testpmd(env, topo, Pmd('af_xdp', env.build), [], name='stock9000')
         stock.wait_for('testpmd> ', timeout=30)
         log = stock.log()
         stock.quit(strict=False)
         err = [ln for ln in log.splitlines() if 'MTU' in ln or 'xdp' in ln.lower()]
         notes.append('net_af_xdp at MTU 9000: ' + ('; '.join(err[-3:]) or 'started'))
-        gen = Generator(env, topo, 9000)
-        try:
+        with generating(env, topo, 9000):
             for r in range(reps):
                 for pool in ('mbufx', 'ring'):
                     v = one_run(env, topo, 'mbufx_xdp', pool, 9000, seconds, tsc)
                     res.setdefault((9000, 'mbufx_xdp', pool), []).append(v)
                     print('  9000 B rep %d mbufx_xdp %-5s io %.3f Mpps %s cyc/pkt' %
                           (r + 1, pool, v['mpps'], fmt(v['cpp'])), flush=True)
-        finally:
-            gen.stop()
-    finally:
-        topo.close()
     return True
 
 
@@ -497,8 +493,7 @@ def demo(build, seconds, strict=False):
     try:
         pmd = Pmd('mbufx_xdp', build)
         pmd.require()
-        topo = Topo(mtu=9000)
-        try:
+        with topology(env, None, mtu=9000) as topo:
             r = l3fwd(env, topo, pmd, jumbo=True, extra=['-T', '1'])
             print('netns %s (host A, %s) --veth-- netns %s: mbufx-l3fwd on net_mbufx_xdp0/1 '
                   '--veth-- netns %s (host B, %s)' % (topo.ns['A'], HOST_A, topo.ns['R'],
@@ -549,8 +544,6 @@ def demo(build, seconds, strict=False):
             if strict and (lost or drops):
                 print('demo: FAIL: lost %s, router drops %s' % (lost, drops))
                 return 1
-        finally:
-            topo.close()
     finally:
         env.cleanup()
     return 0

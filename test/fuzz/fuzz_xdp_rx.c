@@ -85,6 +85,74 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* The kernel's side of a round: descriptors onto the RX ring as the input
+ * says; taken records the fill addresses it used. Returns the producer. */
+static uint32_t
+kernel_round(struct fuzz_in *in, struct mbufx_xdp_rxq *q, uint64_t *taken,
+	     unsigned int *nb_taken)
+{
+	struct mbufx_xdp_ring *r = &q->rxr;
+	unsigned int n, i, kind;
+	struct xdp_desc d;
+	uint32_t len, prod;
+	uint64_t a;
+
+	n = 1 + fuzz_below(in, MAX_DESC);
+	prod = *r->producer;
+	for (i = 0; i < n && prod - *r->consumer < r->size; i++) {
+		kind = fuzz_u8(in) % 4;
+		a = UINT64_MAX;
+		if (kind < 2) {
+			a = fk_fill_take(q);
+			if (a != UINT64_MAX && *nb_taken < MAX_TAKEN)
+				taken[(*nb_taken)++] = a;
+		} else if (kind == 2 && *nb_taken > 0) {
+			a = taken[fuzz_below(in, *nb_taken)];
+		}
+		if (a != UINT64_MAX) {
+			len = fuzz_u16(in) % (q->chunk_size + 64);
+			d.addr = a | (uint64_t)MBUFX_XDP_HEADROOM <<
+				XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+			d.len = len;
+			d.options = fuzz_u8(in) & 1 ? XDP_PKT_CONTD : 0;
+			/* what the kernel writes, where it may */
+			if (kind < 2 && len <= q->chunk_size - MBUFX_XDP_HEADROOM)
+				memset((uint8_t *)(q->base + a + MBUFX_XDP_HEADROOM),
+				       fuzz_u8(in), len);
+		} else {
+			d.addr = (uint64_t)fuzz_u32(in) | (uint64_t)fuzz_u32(in) << 32;
+			d.len = fuzz_u32(in);
+			d.options = fuzz_u32(in);
+		}
+		((struct xdp_desc *)r->descs)[prod++ & r->mask] = d;
+	}
+	__atomic_store_n(r->producer, prod, __ATOMIC_RELEASE);
+	return prod;
+}
+
+/* The frames of one burst: well formed, of this queue, none too long, no
+ * stale metadata; then freed. */
+static void
+frames_check(const struct fq *f, struct rte_mbuf **pkts, uint16_t nb,
+	     uint32_t max)
+{
+	const char *why;
+	uint16_t i;
+
+	for (i = 0; i < nb; i++) {
+		FUZZ_CHECK(rte_mbuf_check(pkts[i], 1, &why) == 0, "frame %u: %s", i, why);
+		FUZZ_CHECK(pkts[i]->pool == f->mp, "frame %u from pool %s", i,
+			   pkts[i]->pool->name);
+		FUZZ_CHECK(pkts[i]->pkt_len <= max, "frame of %u bytes, largest %u",
+			   pkts[i]->pkt_len, max);
+		/* no stale metadata, in either refill mode */
+		FUZZ_CHECK(pkts[i]->ol_flags == 0 && pkts[i]->packet_type == 0,
+			   "frame %u: ol_flags %#" PRIx64 " ptype %#x", i,
+			   pkts[i]->ol_flags, pkts[i]->packet_type);
+		rte_pktmbuf_free(pkts[i]);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -93,12 +161,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fq *f = &fqs[flags & 1];
 	struct mbufx_xdp_rxq *q = &f->q;
 	struct mbufx_xdp_ring *r = &q->rxr;
-	struct xdp_desc d;
 	struct rte_mbuf *pkts[32];
-	uint64_t taken[MAX_TAKEN], a, pkts0;
-	unsigned int nb_taken = 0, n, i, want, kind;
-	uint32_t len, max, prod, cons0;
-	const char *why;
+	uint64_t taken[MAX_TAKEN], pkts0;
+	unsigned int nb_taken = 0, want;
+	uint32_t max, prod, cons0;
 	uint16_t nb;
 	int idle;
 
@@ -110,37 +176,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a multi-buffer socket: frames of several descriptors */
 	max = mbufx_xdp_rxq_max_frame(q, 1);
 	while (in.n > 0) {
-		/* the kernel's side: descriptors onto the RX ring */
-		n = 1 + fuzz_below(&in, MAX_DESC);
-		prod = *r->producer;
-		for (i = 0; i < n && prod - *r->consumer < r->size; i++) {
-			kind = fuzz_u8(&in) % 4;
-			a = UINT64_MAX;
-			if (kind < 2) {
-				a = fk_fill_take(q);
-				if (a != UINT64_MAX && nb_taken < MAX_TAKEN)
-					taken[nb_taken++] = a;
-			} else if (kind == 2 && nb_taken > 0) {
-				a = taken[fuzz_below(&in, nb_taken)];
-			}
-			if (a != UINT64_MAX) {
-				len = fuzz_u16(&in) % (q->chunk_size + 64);
-				d.addr = a | (uint64_t)MBUFX_XDP_HEADROOM <<
-					XSK_UNALIGNED_BUF_OFFSET_SHIFT;
-				d.len = len;
-				d.options = fuzz_u8(&in) & 1 ? XDP_PKT_CONTD : 0;
-				/* what the kernel writes, where it may */
-				if (kind < 2 && len <= q->chunk_size - MBUFX_XDP_HEADROOM)
-					memset((uint8_t *)(q->base + a + MBUFX_XDP_HEADROOM),
-					       fuzz_u8(&in), len);
-			} else {
-				d.addr = (uint64_t)fuzz_u32(&in) | (uint64_t)fuzz_u32(&in) << 32;
-				d.len = fuzz_u32(&in);
-				d.options = fuzz_u32(&in);
-			}
-			((struct xdp_desc *)r->descs)[prod++ & r->mask] = d;
-		}
-		__atomic_store_n(r->producer, prod, __ATOMIC_RELEASE);
+		prod = kernel_round(&in, q, taken, &nb_taken);
 		/* the PMD's receive loop, as rx_burst runs it */
 		want = 1 + fuzz_below(&in, RTE_DIM(pkts));
 		pkts0 = q->st.packets;
@@ -151,18 +187,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "descriptors", nb, *r->consumer - cons0, prod - cons0);
 		FUZZ_CHECK(q->st.packets - pkts0 == nb, "frames not counted");
 		FUZZ_CHECK(!idle || prod == cons0, "idle with descriptors");
-		for (i = 0; i < nb; i++) {
-			FUZZ_CHECK(rte_mbuf_check(pkts[i], 1, &why) == 0, "frame %u: %s", i, why);
-			FUZZ_CHECK(pkts[i]->pool == f->mp, "frame %u from pool %s", i,
-				   pkts[i]->pool->name);
-			FUZZ_CHECK(pkts[i]->pkt_len <= max, "frame of %u bytes, largest %u",
-				   pkts[i]->pkt_len, max);
-			/* no stale metadata, in either refill mode */
-			FUZZ_CHECK(pkts[i]->ol_flags == 0 && pkts[i]->packet_type == 0,
-				   "frame %u: ol_flags %#" PRIx64 " ptype %#x", i,
-				   pkts[i]->ol_flags, pkts[i]->packet_type);
-			rte_pktmbuf_free(pkts[i]);
-		}
+		frames_check(f, pkts, nb, max);
 	}
 	/* socket closed: every buffer back, the queue usable again */
 	mbufx_xdp_rxq_release(q);

@@ -108,13 +108,63 @@ frame(struct rte_mempool *mp, uint32_t len, uint32_t nseg, uint8_t seed)
 	return head;
 }
 
+/* One frame as the input says (length, segments, pool, a pkt_len lie),
+ * offered to the transmit core; a frame it takes intact is recorded. */
+static void
+send_one(struct fuzz_in *in, uint32_t *nb_sent, uint8_t *seed)
+{
+	uint32_t len, nseg, lie;
+	struct rte_mbuf *m;
+	uint64_t errors;
+
+	len = 1 + fuzz_below(in, 6000);
+	nseg = 1 + fuzz_below(in, 20);
+	if (len / nseg > 2000)
+		nseg = len / 2000 + 1;
+	lie = fuzz_u8(in);
+	m = frame(lie & 1 ? src_mp : umem_mp, len, nseg, ++*seed);
+	if (m == NULL)
+		return;
+	if ((lie & 6) == 6)
+		m->pkt_len += 1 + (lie >> 3);
+	errors = tq.st.errors;
+	if (mbufx_xdp_tx_enqueue(&tq, &m, 1, 1 + fuzz_below(in, 18)) == 0) {
+		rte_pktmbuf_free(m);	/* no room: still ours */
+		return;
+	}
+	if (tq.st.errors == errors && *nb_sent < MAX_SENT) {
+		sent[*nb_sent].len = len;
+		sent[*nb_sent].seed = *seed;
+		(*nb_sent)++;
+	}
+}
+
+/* Everything consumed: the device got exactly the frames taken intact,
+ * byte for byte, and no invalid descriptor. */
+static void
+sent_check(uint32_t nb_sent)
+{
+	uint32_t i, j;
+
+	fk_tx_consume(&fk, UINT32_MAX);
+	FUZZ_CHECK(fk.invalid == 0, "%lu invalid descriptors sent",
+		   (unsigned long)fk.invalid);
+	FUZZ_CHECK(fk.nb_frames == nb_sent || nb_sent == MAX_SENT,
+		   "%u frames at the device, %u taken", fk.nb_frames, nb_sent);
+	for (i = 0; i < nb_sent && i < fk.nb_frames; i++) {
+		FUZZ_CHECK(fk.len[i] == sent[i].len, "frame %u: %u bytes, %u sent",
+			   i, fk.len[i], sent[i].len);
+		for (j = 0; j < sent[i].len; j++)
+			FUZZ_CHECK(fk.data[i][j] == (uint8_t)(sent[i].seed + j),
+				   "frame %u byte %u", i, j);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
-	uint32_t nb_sent = 0, i, j, len, nseg, lie;
-	uint64_t errors;
-	struct rte_mbuf *m;
+	uint32_t nb_sent = 0;
 	uint8_t seed = 0;
 
 	FUZZ_CHECK(mbufx_xdp_txq_init(&tq, &rq, RING, SOCKET_ID_ANY) == 0,
@@ -126,28 +176,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (in.n > 0) {
 		switch (fuzz_u8(&in) % 7) {
 		case 0:
-			len = 1 + fuzz_below(&in, 6000);
-			nseg = 1 + fuzz_below(&in, 20);
-			if (len / nseg > 2000)
-				nseg = len / 2000 + 1;
-			lie = fuzz_u8(&in);
-			m = frame(lie & 1 ? src_mp : umem_mp, len, nseg, ++seed);
-			if (m == NULL)
-				break;
-			if ((lie & 6) == 6)
-				m->pkt_len += 1 + (lie >> 3);
-			errors = tq.st.errors;
-			i = mbufx_xdp_tx_enqueue(&tq, &m, 1,
-						 1 + fuzz_below(&in, 18));
-			if (i == 0) {
-				rte_pktmbuf_free(m);	/* no room: still ours */
-				break;
-			}
-			if (tq.st.errors == errors && nb_sent < MAX_SENT) {
-				sent[nb_sent].len = len;
-				sent[nb_sent].seed = seed;
-				nb_sent++;
-			}
+			send_one(&in, &nb_sent, &seed);
 			break;
 		case 1:
 			fk_tx_consume(&fk, fuzz_below(&in, 64));
@@ -174,18 +203,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 	}
-	fk_tx_consume(&fk, UINT32_MAX);
-	FUZZ_CHECK(fk.invalid == 0, "%lu invalid descriptors sent",
-		   (unsigned long)fk.invalid);
-	FUZZ_CHECK(fk.nb_frames == nb_sent || nb_sent == MAX_SENT,
-		   "%u frames at the device, %u taken", fk.nb_frames, nb_sent);
-	for (i = 0; i < nb_sent && i < fk.nb_frames; i++) {
-		FUZZ_CHECK(fk.len[i] == sent[i].len, "frame %u: %u bytes, %u sent",
-			   i, fk.len[i], sent[i].len);
-		for (j = 0; j < sent[i].len; j++)
-			FUZZ_CHECK(fk.data[i][j] == (uint8_t)(sent[i].seed + j),
-				   "frame %u byte %u", i, j);
-	}
+	sent_check(nb_sent);
 	/* socket closed: every buffer back */
 	fk_tx_complete_all(&fk, 0);
 	mbufx_xdp_tx_complete(&tq);

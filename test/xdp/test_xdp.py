@@ -36,6 +36,9 @@ from apptest import Fail, Skip, check, compare_frames, main, summary  # noqa: E4
 from pkt import (ETH_IPV4, cksum, eth, ipv4, ipv4_ttl_dec, ipv6_hlim_dec, mac,  # noqa: E402
                  pad, udp)
 from xdpnet import GW_A, GW_B, HOST_A, HOST_B, Pmd, Raw, Topo, udp_socket  # noqa: E402
+from check_pmdinfo import doc_problems  # noqa: E402
+
+GUIDE = os.path.join(HERE, '..', '..', 'doc', 'guides', 'nics', 'mbufx_xdp.rst')
 
 # frame lengths without CRC: minimum, around one AF_XDP buffer (4096 - 256
 # bytes of XDP headroom = 3840), two buffers, and the jumbo maximum
@@ -568,7 +571,25 @@ def case_bad_args(env):
                      ['force_copy'], 'force_copy with bind_mode=zc')
         dies_cleanly(env, topo, pmd, 'iface=%s,shared_umem=2' % r0, ['shared_umem'],
                      'shared_umem=2')
-        dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'], 'unknown parameter')
+        # the ranges of the devargs table, said with the key
+        dies_cleanly(env, topo, pmd, 'iface=%s,queue_count=0' % r0,
+                     ['queue_count must be 1..64'], 'queue_count=0')
+        dies_cleanly(env, topo, pmd, 'iface=%s,tx_kick_us=1001' % r0,
+                     ['tx_kick_us must be 0..1000'], 'tx_kick_us=1001')
+        dies_cleanly(env, topo, pmd, 'iface=%s,busy_budget=65536' % r0,
+                     ['busy_budget must be 0..65535'], 'busy_budget=65536')
+        dies_cleanly(env, topo, pmd, 'iface=%s,iface=%s' % (r0, r0), ['iface given twice'],
+                     'iface twice')
+        out = dies_cleanly(env, topo, pmd, 'iface=%s,bogus=1' % r0, ['bogus'],
+                           'unknown parameter')
+        # the refusal lists every key with its syntax and default, as the
+        # driver guide's parameter table does
+        m = re.search(r'valid, with defaults: (.*)\)\s*$', out, re.M)
+        check(m, 'unknown parameter: no list of the valid ones:\n%s', out[-3000:])
+        keys = re.findall(r'(\w+)=(<[^>]*>)(?: \(([^)]*)\))?', m.group(1))
+        problems = doc_problems(GUIDE, {k: s for k, s, _ in keys},
+                                {k: d or None for k, _, d in keys})
+        check(not problems, '%s against the driver: %s', GUIDE, '; '.join(problems))
         # a key without a value, refused the same way on every DPDK release
         # (24.11's kvargs no longer hands it to the parser)
         dies_cleanly(env, topo, pmd, 'iface=%s,force_copy' % r0, ['force_copy needs a value'],
@@ -905,12 +926,28 @@ def case_stop_start(env, kind='mbufx_xdp'):
             print('net_af_xdp: mbufs still out after close: %s' % in_use)
 
 
+def guide_xstats():
+    """The driver's own xstats as the guide's table lists them."""
+    text = open(GUIDE).read()
+    sec = text[text.index("The driver's\nown:"):]
+    rules = [m.start() for m in re.finditer(r'^=+ =+', sec, re.M)]
+    return re.findall(r'^``(\w+)``', sec[rules[0]:rules[1]], re.M)
+
+
 def check_late_xstats(tp, port=0):
     """Port xstats: the late-attach context's counters under their one name
-    (rx_late_*), consistent with each other, and no second count of them."""
+    (rx_late_*), consistent with each other, and no second count of them;
+    the driver's own are the guide's list."""
     xs = {k: int(v) for k, v in
           re.findall(r'^\s*(\w+):\s+(\d+)\s*$', tp.cmd_wait('show port xstats %d' % port),
                      re.M)}
+    # ethdev's basic statistics and per-queue counters come first
+    own = [k for k in xs if not re.match(
+        r'(rx|tx)_(good_(packets|bytes)|errors|missed_errors|mbuf_allocation_errors|'
+        r'q\d+_\w+)$|rx_late_', k)]
+    doc = guide_xstats()
+    check(set(own) == set(doc), 'xstats not in %s: %s; listed there, not an xstat: %s',
+          GUIDE, sorted(set(own) - set(doc)), sorted(set(doc) - set(own)))
     check(xs.get('rx_late_refilled', 0) > 0 and xs.get('rx_late_attached', 0) > 0,
           'late-attach xstats missing: %s', xs)
     check(not {'rx_refill_pool', 'rx_recycled_buffers'} & set(xs),

@@ -32,24 +32,23 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
+#include "xdp_check.h"
 #include "xdp_fake_kernel.h"
 
 #define NB_MBUF 600
 #define RING 256
 
-static int failures;
-
-#define CHECK(...) FK_CHECK(failures, __VA_ARGS__)
+CHECK_COUNTER;
 
 static int
 setup(struct mbufx_xdp_rxq *q, struct rte_mempool *mp, int scatter)
 {
-	CHECK(mbufx_xdp_rxq_init(q, mp, 3, 0, RING, SOCKET_ID_ANY) == 0,
-	      "init");
-	CHECK(mbufx_xdp_ring_mem_init(&q->fill, RING, sizeof(uint64_t)) == 0,
-	      "ring");
+	CHECK_EQ(mbufx_xdp_rxq_init(q, mp, 3, 0, RING, SOCKET_ID_ANY), 0,
+		 "init");
+	CHECK_EQ(mbufx_xdp_ring_mem_init(&q->fill, RING, sizeof(uint64_t)), 0,
+		 "ring");
 	q->scatter = scatter;
-	CHECK(mbufx_xdp_rxq_refill(q) == RING, "refill");
+	CHECK_EQ(mbufx_xdp_rxq_refill(q), RING, "refill");
 	return 0;
 }
 
@@ -128,7 +127,7 @@ test_single_and_invalid(struct rte_mempool *mp)
 	nb = mbufx_xdp_rx_convert(&q, d, 2, pkts, 16, &used);
 	CHECK(nb == 0 && used == 2 && q.st.invalid_desc == 6 &&
 	      q.nb_spare == 2, "bad lengths: nb %u spare %u", nb, q.nb_spare);
-	CHECK(mbufx_xdp_rxq_refill(&q) == 4, "refill after drops");
+	CHECK_EQ(mbufx_xdp_rxq_refill(&q), 4, "refill after drops");
 	CHECK(q.st.refill_reused == 2, "reused %" PRIu64, q.st.refill_reused);
 	return teardown(&q, mp);
 }
@@ -159,7 +158,7 @@ test_multi(struct rte_mempool *mp, int scatter, int coalesce)
 		      "coalesce: nb %u", nb);
 		if (pkt_check(pkts[0], 2 * frag + 1000, 0, frag))
 			return -1;
-		CHECK(q.nb_spare == 2, "fragments not reposted");
+		CHECK_EQ(q.nb_spare, 2, "fragments not reposted");
 		rte_pktmbuf_free(pkts[0]);
 	} else if (scatter) {
 		CHECK(nb == 1 && pkts[0]->nb_segs == 3 && q.st.chained == 1,
@@ -277,13 +276,13 @@ test_classic(struct rte_mempool *mp)
 	uint16_t nb;
 
 	scribble(mp);
-	CHECK(mbufx_xdp_rxq_init(&q, mp, 3, 0, RING, SOCKET_ID_ANY) == 0,
-	      "init");
-	CHECK(mbufx_xdp_ring_mem_init(&q.fill, RING, sizeof(uint64_t)) == 0,
-	      "ring");
+	CHECK_EQ(mbufx_xdp_rxq_init(&q, mp, 3, 0, RING, SOCKET_ID_ANY), 0,
+		 "init");
+	CHECK_EQ(mbufx_xdp_ring_mem_init(&q.fill, RING, sizeof(uint64_t)), 0,
+		 "ring");
 	q.scatter = 1;
 	q.refill_mode = MBUFX_XDP_REFILL_CLASSIC;
-	CHECK(mbufx_xdp_rxq_refill(&q) == RING, "refill");
+	CHECK_EQ(mbufx_xdp_rxq_refill(&q), RING, "refill");
 	CHECK(q.st.hdr_lines == 2 * RING, "refill wrote %" PRIu64 " lines",
 	      q.st.hdr_lines);
 	for (i = 0; i < 3; i++)
@@ -322,10 +321,10 @@ test_refused(void)
 	small = rte_pktmbuf_pool_create("xdp_small", 64, 0, 0, 1024,
 					SOCKET_ID_ANY);
 	CHECK(small != NULL, "pool");
-	CHECK(mbufx_xdp_rxq_init(&q, small, 0, 0, RING, SOCKET_ID_ANY) ==
-	      -EINVAL, "small room accepted");
-	CHECK(mbufx_xdp_rxq_init(&q, small, 0, 0, 100, SOCKET_ID_ANY) ==
-	      -EINVAL, "ring size not a power of two accepted");
+	CHECK_EQ(mbufx_xdp_rxq_init(&q, small, 0, 0, RING, SOCKET_ID_ANY),
+		 -EINVAL, "small room accepted");
+	CHECK_EQ(mbufx_xdp_rxq_init(&q, small, 0, 0, 100, SOCKET_ID_ANY),
+		 -EINVAL, "ring size not a power of two accepted");
 	rte_mempool_free(small);
 	return 0;
 }
@@ -358,6 +357,7 @@ main(int argc, char **argv)
 	rte_mempool_free(pkt);
 	rte_mempool_free(jumbo);
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
-	return failures ? 1 : 0;
+	printf("%s: %d failure(s)\n", check_failures ? "FAIL" : "ok",
+	       check_failures);
+	return check_failures ? 1 : 0;
 }

@@ -44,16 +44,15 @@
 #include <rte_mbuf.h>
 
 #include "mbufx_xdp_plan.h"
+#include "xdp_check.h"
 #include "xdp_fake_kernel.h"
 
 #define NB_MBUF 4096
 #define NB_SRC 1024
 #define RING 256
 
-static int failures;
+CHECK_COUNTER;
 static struct fk_tx fk;
-
-#define CHECK(...) FK_CHECK(failures, __VA_ARGS__)
 
 static void
 watchdog(int sig __rte_unused)
@@ -70,11 +69,11 @@ static int
 pair_open(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
 	  struct rte_mempool *mp)
 {
-	CHECK(mbufx_xdp_rxq_init(rq, mp, 5, 0, RING, SOCKET_ID_ANY) == 0,
-	      "rxq init");
-	CHECK(mbufx_xdp_txq_init(tq, rq, RING, SOCKET_ID_ANY) == 0,
-	      "txq init");
-	CHECK(fk_tx_init(&fk, tq, RING) == 0, "rings");
+	CHECK_EQ(mbufx_xdp_rxq_init(rq, mp, 5, 0, RING, SOCKET_ID_ANY), 0,
+		 "rxq init");
+	CHECK_EQ(mbufx_xdp_txq_init(tq, rq, RING, SOCKET_ID_ANY), 0,
+		 "txq init");
+	CHECK_EQ(fk_tx_init(&fk, tq, RING), 0, "rings");
 	return 0;
 }
 
@@ -167,8 +166,8 @@ test_basic(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 				(uint8_t)i);
 		CHECK(pkts[i] != NULL, "frame %u", i);
 	}
-	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, RTE_DIM(f), max_descs(0, 0)) ==
-	      RTE_DIM(f), "not all taken");
+	CHECK_EQ(mbufx_xdp_tx_enqueue(tqp, pkts, RTE_DIM(f), max_descs(0, 0)),
+		 RTE_DIM(f), "not all taken");
 	CHECK(tqp->st.zc == 4 && tqp->st.copied == 4, "zc %" PRIu64 " copied %"
 	      PRIu64, tqp->st.zc, tqp->st.copied);
 	fk_tx_consume(&fk, RING);
@@ -178,7 +177,7 @@ test_basic(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 			return -1;
 	fk_tx_complete_all(&fk, 0);
 	mbufx_xdp_tx_complete(tqp);
-	CHECK(tqp->st.comp_unknown == 0, "unknown completions");
+	CHECK_EQ(tqp->st.comp_unknown, 0, "unknown completions");
 	return 0;
 }
 
@@ -206,11 +205,11 @@ test_out_of_order(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 		CHECK(pkts[i] != NULL, "frame");
 		sent[i] = pkts[i];
 	}
-	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, 4, max_descs(0, 0)) == 4,
-	      "taken");
-	CHECK(fk_tx_consume(&fk, RING) == 4, "consumed");
+	CHECK_EQ(mbufx_xdp_tx_enqueue(tqp, pkts, 4, max_descs(0, 0)), 4,
+		 "taken");
+	CHECK_EQ(fk_tx_consume(&fk, RING), 4, "consumed");
 	/* the newest completes first, the others are still the device's */
-	CHECK(fk_tx_complete_at(&fk, 3) == 0, "complete");
+	CHECK_EQ(fk_tx_complete_at(&fk, 3), 0, "complete");
 	mbufx_xdp_tx_complete(tqp);
 	n = freed(rqp, h, RTE_DIM(h));
 	CHECK(n == 1 && h[0] == sent[3], "completion of frame 3 freed %u "
@@ -227,8 +226,8 @@ test_out_of_order(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 		CHECK(pkts[i] != NULL, "frame");
 		sent[i] = pkts[i];
 	}
-	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, 32, max_descs(0, 0)) == 32,
-	      "taken");
+	CHECK_EQ(mbufx_xdp_tx_enqueue(tqp, pkts, 32, max_descs(0, 0)), 32,
+		 "taken");
 	fk_tx_consume(&fk, RING);
 	fk_tx_complete_all(&fk, 1);
 	mbufx_xdp_tx_complete(tqp);
@@ -296,8 +295,8 @@ test_seg_limit(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	pkts[1] = frame(src, 1200, 12, 2);	/* copied */
 	pkts[2] = frame(mp, 800, 8, 3);		/* exactly the limit */
 	CHECK(pkts[0] != NULL && pkts[1] != NULL && pkts[2] != NULL, "frames");
-	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, 3, max_descs(1, 8)) == 3,
-	      "taken");
+	CHECK_EQ(mbufx_xdp_tx_enqueue(tqp, pkts, 3, max_descs(1, 8)), 3,
+		 "taken");
 	fk_tx_consume(&fk, RING);
 	CHECK(fk.seg_drops == 0, "%" PRIu64 " frame(s) over the device's "
 	      "segment limit", fk.seg_drops);
@@ -325,8 +324,8 @@ test_malformed(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	pkts[1]->pkt_len += 1;
 	pkts[2]->pkt_len -= 1;
 	alarm(20);
-	CHECK(mbufx_xdp_tx_enqueue(tqp, pkts, 4, max_descs(0, 0)) == 4,
-	      "not taken");
+	CHECK_EQ(mbufx_xdp_tx_enqueue(tqp, pkts, 4, max_descs(0, 0)), 4,
+		 "not taken");
 	alarm(0);
 	CHECK(tqp->st.errors == 3 && tqp->st.packets == 1, "errors %" PRIu64
 	      " packets %" PRIu64, tqp->st.errors, tqp->st.packets);
@@ -372,12 +371,12 @@ test_bind_plan(void)
 			CHECK(f[j] == t[i].f[j], "plan %u bind %u: flags %#x, "
 			      "%#x expected", i, j, f[j], t[i].f[j]);
 	}
-	CHECK(mbufx_xdp_tx_max_descs(1, 1, 8) == 8, "zero-copy, 8 segments");
-	CHECK(mbufx_xdp_tx_max_descs(1, 1, 64) == MBUFX_XDP_MAX_FRAGS,
-	      "zero-copy, 64 segments");
-	CHECK(mbufx_xdp_tx_max_descs(1, 1, 0) == 1, "zero-copy, unknown");
-	CHECK(mbufx_xdp_tx_max_descs(0, 1, 0) == MBUFX_XDP_MAX_FRAGS, "copy");
-	CHECK(mbufx_xdp_tx_max_descs(0, 0, 8) == 1, "no multi-buffer");
+	CHECK_EQ(mbufx_xdp_tx_max_descs(1, 1, 8), 8, "zero-copy, 8 segments");
+	CHECK_EQ(mbufx_xdp_tx_max_descs(1, 1, 64), MBUFX_XDP_MAX_FRAGS,
+		 "zero-copy, 64 segments");
+	CHECK_EQ(mbufx_xdp_tx_max_descs(1, 1, 0), 1, "zero-copy, unknown");
+	CHECK_EQ(mbufx_xdp_tx_max_descs(0, 1, 0), MBUFX_XDP_MAX_FRAGS, "copy");
+	CHECK_EQ(mbufx_xdp_tx_max_descs(0, 0, 8), 1, "no multi-buffer");
 	printf("bind_plan: ok\n");
 	return 0;
 }
@@ -405,7 +404,7 @@ busy_poll(struct mbufx_xdp_rxq *rq)
 	uint16_t nb;
 	int idle;
 
-	CHECK(fk_rx_deliver(rq, 60, 7) == 0, "deliver");
+	CHECK_EQ(fk_rx_deliver(rq, 60, 7), 0, "deliver");
 	nb = mbufx_xdp_rx_burst(rq, pkts, RTE_DIM(pkts), &idle);
 	CHECK(nb >= 1 && !idle, "rx burst: %u, idle %d", nb, idle);
 	rte_pktmbuf_free_bulk(pkts, nb);
@@ -419,8 +418,7 @@ test_kick(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	struct rte_mbuf *pkts[32];
 	int i, ret = -1;
 
-	if (fk_rx_init(rqp, RING) != 0)
-		return -1;
+	CHECK_EQ(fk_rx_init(rqp, RING), 0, "rings");
 	rqp->pair = tqp;
 	tqp->wake = fake_wake;
 	tqp->wake_ctx = &fk;
@@ -432,42 +430,31 @@ test_kick(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 		goto out;
 	/* one frame: its kick waits for company */
 	pkts[0] = frame(src, 100, 1, 1);
-	if (mbufx_xdp_tx_enqueue(tqp, pkts, 1, max_descs(0, 0)) != 1)
-		goto out;
+	CHECK_EQ_GOTO(out, mbufx_xdp_tx_enqueue(tqp, pkts, 1, max_descs(0, 0)),
+		      1, "taken");
 	mbufx_xdp_tx_flush(tqp);
-	if (wakes != 0 || tqp->st.kicks_deferred != 1) {
-		printf("FAIL %s: a single frame kicked at once\n", __func__);
-		failures++;
-		goto out;
-	}
+	CHECK_GOTO(out, wakes == 0 && tqp->st.kicks_deferred == 1,
+		   "a single frame kicked at once (%d wakeups)", wakes);
 	rte_delay_us_block(200);	/* past the deadline */
 	for (i = 0; i < 4; i++)
 		if (busy_poll(rqp) != 0)
 			goto out;
-	if (fk.nb_frames != 1) {
-		printf("FAIL %s: the deferred kick was not sent while the Rx "
-		       "queue is busy (%d wakeups)\n", __func__, wakes);
-		failures++;
-		goto out;
-	}
+	CHECK_EQ_GOTO(out, fk.nb_frames, 1, "the deferred kick was not sent "
+		      "while the Rx queue is busy (%d wakeups)", wakes);
 	/* 32 frames kick at once; the kernel is busy and the kick gives up */
 	for (i = 0; i < 32; i++)
 		pkts[i] = frame(src, 100, 1, (uint8_t)(2 + i));
 	wake_busy = 1;
-	if (mbufx_xdp_tx_enqueue(tqp, pkts, 32, max_descs(0, 0)) != 32)
-		goto out;
+	CHECK_EQ_GOTO(out, mbufx_xdp_tx_enqueue(tqp, pkts, 32,
+						max_descs(0, 0)), 32, "taken");
 	mbufx_xdp_tx_flush(tqp);
 	wake_busy = 0;
 	rte_delay_us_block(200);
 	for (i = 0; i < 4; i++)
 		if (busy_poll(rqp) != 0)
 			goto out;
-	if (fk.nb_frames != 33) {
-		printf("FAIL %s: a kick that gave up was not tried again "
-		       "(%u frames sent)\n", __func__, fk.nb_frames);
-		failures++;
-		goto out;
-	}
+	CHECK_EQ_GOTO(out, fk.nb_frames, 33,
+		      "a kick that gave up was not tried again");
 	if (frame_check(0, 100, 1) != 0 || frame_check(32, 100, 33) != 0)
 		goto out;
 	ret = 0;
@@ -488,13 +475,12 @@ test_teardown(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	unsigned int a0, a, posted, i;
 	int ret = -1;
 
-	if (fk_rx_init(rqp, RING) != 0)
-		return -1;
+	CHECK_EQ(fk_rx_init(rqp, RING), 0, "rings");
 	posted = (unsigned int)rqp->nb_posted;
 	for (i = 0; i < 8; i++)
 		pkts[i] = frame(mp, 200, 1, (uint8_t)i);
-	if (mbufx_xdp_tx_enqueue(tqp, pkts, 8, max_descs(1, 1)) != 8)
-		goto out;
+	CHECK_EQ_GOTO(out, mbufx_xdp_tx_enqueue(tqp, pkts, 8, max_descs(1, 1)),
+		      8, "taken");
 	fk_tx_consume(&fk, RING);
 	for (i = 0; i < 3; i++)
 		fk_tx_complete_at(&fk, 0);
@@ -502,35 +488,25 @@ test_teardown(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	a0 = rte_mempool_avail_count(mp);
 	mbufx_xdp_qpair_closed(rqp, tqp, 1);
 	a = rte_mempool_avail_count(mp);
-	if (a != a0 + 3 || !rqp->held) {
-		printf("FAIL %s: zero-copy close gave back %u buffers (3 "
-		       "completed; %u posted and 5 in flight must wait for the "
-		       "kernel's release)\n", __func__, a - a0, posted);
-		failures++;
-		goto out;
-	}
+	CHECK_GOTO(out, a == a0 + 3 && rqp->held, "zero-copy close gave back "
+		   "%u buffers (3 completed; %u posted and 5 in flight must "
+		   "wait for the kernel's release)", a - a0, posted);
 	mbufx_xdp_qpair_released(rqp, tqp);
 	a = rte_mempool_avail_count(mp);
-	if (a != a0 + 3 + 5 + posted || rqp->held) {
-		printf("FAIL %s: %u of %u held buffers back after the release\n",
-		       __func__, a - a0 - 3, 5 + posted);
-		failures++;
-		goto out;
-	}
+	CHECK_GOTO(out, a == a0 + 3 + 5 + posted && !rqp->held,
+		   "%u of %u held buffers back after the release", a - a0 - 3,
+		   5 + posted);
 	/* copy mode: everything back at close */
 	mbufx_xdp_rxq_restock(rqp);
 	for (i = 0; i < 8; i++)
 		pkts[i] = frame(mp, 200, 1, (uint8_t)i);
-	if (mbufx_xdp_tx_enqueue(tqp, pkts, 8, max_descs(0, 0)) != 8)
-		goto out;
+	CHECK_EQ_GOTO(out, mbufx_xdp_tx_enqueue(tqp, pkts, 8, max_descs(0, 0)),
+		      8, "taken");
 	fk_tx_consume(&fk, RING);
 	mbufx_xdp_qpair_closed(rqp, tqp, 0);
-	if (rte_mempool_avail_count(mp) != NB_MBUF || rqp->held) {
-		printf("FAIL %s: copy-mode close: %u of %u back\n", __func__,
-		       rte_mempool_avail_count(mp), NB_MBUF);
-		failures++;
-		goto out;
-	}
+	CHECK_GOTO(out, rte_mempool_avail_count(mp) == NB_MBUF && !rqp->held,
+		   "copy-mode close: %u of %u back",
+		   rte_mempool_avail_count(mp), NB_MBUF);
 	ret = 0;
 out:
 	fk.nb_owed = 0;
@@ -549,13 +525,13 @@ run(const char *name, test_fn fn, struct rte_mempool *mp,
 {
 	struct mbufx_xdp_rxq rq;
 	struct mbufx_xdp_txq tq;
-	int f = failures;
+	int f = check_failures;
 
 	if (pair_open(&rq, &tq, mp) != 0)
 		return;
 	fn(&rq, &tq, mp, src);
 	pair_close(&rq, &tq, mp, src);
-	printf("%s: %s\n", name, failures == f ? "ok" : "FAIL");
+	printf("%s: %s\n", name, check_failures == f ? "ok" : "FAIL");
 }
 
 int
@@ -588,6 +564,7 @@ main(int argc, char **argv)
 	rte_mempool_free(mp);
 	rte_mempool_free(src);
 	rte_eal_cleanup();
-	printf("%s: %d failure(s)\n", failures ? "FAIL" : "ok", failures);
-	return failures ? 1 : 0;
+	printf("%s: %d failure(s)\n", check_failures ? "FAIL" : "ok",
+	       check_failures);
+	return check_failures ? 1 : 0;
 }

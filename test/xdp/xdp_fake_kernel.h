@@ -91,18 +91,4 @@ uint32_t fk_tx_complete_all(struct fk_tx *k, int reverse);
 /* Forget the owed completion at index i (the kernel never gives it). */
 void fk_tx_lose_at(struct fk_tx *k, uint32_t i);
 
-/*
- * The unit tests' check: on failure print where and why, count it in
- * @p failures and leave the test case with -1.
- */
-#define FK_CHECK(failures, cond, ...) do {				\
-	if (!(cond)) {							\
-		printf("FAIL %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-		(failures)++;						\
-		return -1;						\
-	}								\
-} while (0)
-
 #endif /* XDP_FAKE_KERNEL_H */

@@ -20,8 +20,9 @@
  *   5. control: a plain one-chunk pool is taken, the port starts, stops
  *      and closes.
  * After every step every pool must hold all its mbufs again (nothing kept
- * by a failed setup or by close). One line per step; exit 0 when all hold,
- * 1 otherwise (77 when the port does not exist: the PMD is not loaded).
+ * by a failed setup or by close). One line per step (ok, or the failed
+ * check: xdp_check.h); exit 0 when all hold, 1 otherwise (77 when the port
+ * does not exist: the PMD is not loaded).
  */
 
 #include <errno.h>
@@ -36,20 +37,13 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "xdp_check.h"
+
 #define NB_MBUF 1024
 #define ROOM RTE_MBUF_DEFAULT_BUF_SIZE
 #define NB_EXT 512	/* 512 x 2176 B: 1.06 MiB, inside one 2 MiB page */
 
-static int failures;
-
-static void
-result(const char *what, int ok, const char *detail)
-{
-	printf("%-58s %s%s%s\n", what, ok ? "ok" : "FAIL", detail[0] ? ": " : "",
-	       detail);
-	if (!ok)
-		failures++;
-}
+CHECK_COUNTER;
 
 /* Every mbuf of mp is back in the pool. */
 static int
@@ -114,23 +108,48 @@ try_rx(uint16_t port, struct rte_mempool *mp, uint16_t mtu, uint64_t rx_off)
 				      NULL, mp);
 }
 
-static void
+/* Step what: rte_eth_rx_queue_setup() on mp fails, keeping no mbuf. */
+static int
 refused(uint16_t port, const char *what, struct rte_mempool *mp, uint16_t mtu,
 	uint64_t rx_off)
 {
-	char d[128];
 	int ret;
 
-	if (mp == NULL) {
-		snprintf(d, sizeof(d), "could not build the pool: %s",
-			 rte_strerror(rte_errno));
-		result(what, 0, d);
-		return;
-	}
+	CHECK(mp != NULL, "%s: could not build the pool: %s", what,
+	      rte_strerror(rte_errno));
 	ret = try_rx(port, mp, mtu, rx_off);
-	snprintf(d, sizeof(d), "%s (%d)%s", ret < 0 ? strerror(-ret) : "accepted",
-		 ret, pool_full(mp) ? "" : ", mbufs kept by the port");
-	result(what, ret < 0 && pool_full(mp), d);
+	CHECK(ret < 0, "%s: accepted (%d)", what, ret);
+	CHECK(pool_full(mp), "%s: refused (%s), but %u mbufs kept by the port",
+	      what, strerror(-ret), mp->size - rte_mempool_avail_count(mp));
+	printf("%-58s ok: %s (%d)\n", what, strerror(-ret), ret);
+	return 0;
+}
+
+/* The control step: a plain pool is taken, the port starts, stops and
+ * closes, and every mbuf is back. */
+static int
+control(uint16_t port, struct rte_mempool *mp)
+{
+	int ret;
+
+	CHECK(mp != NULL, "control: could not build the pool: %s",
+	      rte_strerror(rte_errno));
+	ret = try_rx(port, mp, 1500, 0);
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(port, 0, 256,
+					     rte_eth_dev_socket_id(port), NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	CHECK_EQ_GOTO(out, ret, 0, "control: a plain pool, MTU 1500, start: "
+		      "%s", strerror(-ret));
+	printf("%-58s ok\n", "control: a plain pool, MTU 1500, start");
+out:
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+	CHECK(pool_full(mp), "control: %u of %u mbufs in the pool after close",
+	      rte_mempool_avail_count(mp), mp->size);
+	printf("%-58s ok\n", "control: every mbuf back after stop and close");
+	return ret == 0 ? 0 : -1;
 }
 
 int
@@ -139,7 +158,6 @@ main(int argc, char **argv)
 	struct rte_pktmbuf_extmem ext;
 	const struct rte_memzone *mz;
 	struct rte_mempool *mp;
-	char d[160];
 	void *mem = NULL;
 	uint16_t port = 0;
 	int ret;
@@ -194,25 +212,10 @@ main(int argc, char **argv)
 	mp = rte_pktmbuf_pool_create("xdpchk_plain", NB_MBUF, 0, 0, ROOM,
 				     SOCKET_ID_ANY);
 	refused(port, "MTU 9000 on 2176-byte buffers, no scatter", mp, 9000, 0);
-	if (mp != NULL) {
-		ret = try_rx(port, mp, 1500, 0);
-		if (ret == 0)
-			ret = rte_eth_tx_queue_setup(port, 0, 256,
-						     rte_eth_dev_socket_id(port),
-						     NULL);
-		if (ret == 0)
-			ret = rte_eth_dev_start(port);
-		snprintf(d, sizeof(d), "%s (%d)", ret == 0 ? "started" : strerror(-ret),
-			 ret);
-		result("control: a plain pool, MTU 1500, start", ret == 0, d);
-		rte_eth_dev_stop(port);
-		rte_eth_dev_close(port);
-		snprintf(d, sizeof(d), "%u of %u mbufs in the pool after close",
-			 rte_mempool_avail_count(mp), mp->size);
-		result("control: every mbuf back after stop and close",
-		       pool_full(mp), d);
-	}
+	control(port, mp);
 	rte_mempool_free(mp);
 	rte_eal_cleanup();
-	return failures == 0 ? 0 : 1;
+	printf("%s: %d failure(s)\n", check_failures ? "FAIL" : "ok",
+	       check_failures);
+	return check_failures == 0 ? 0 : 1;
 }

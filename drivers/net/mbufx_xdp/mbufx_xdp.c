@@ -43,7 +43,7 @@
  * says why). Bind retries EBUSY for up to a second: a queue stays busy for a
  * few ms after the previous socket's close.
  *
- * Devargs: see ARG_* below. The XDP program (mbufx_xdp_kern.c,
+ * Devargs: the table MBUFX_XDP_DEVARGS below. The XDP program (mbufx_xdp_kern.c,
  * "xdp.frags") is compiled by clang at build time and embedded; guide:
  * doc/guides/nics/mbufx_xdp.rst and doc/guides/prog_guide/late_attach.rst.
  */
@@ -82,27 +82,36 @@
 RTE_LOG_REGISTER(mbufx_xdp_logtype, pmd.net.mbufx_xdp, NOTICE);
 
 /*
- * Devargs. Where DPDK's net_af_xdp has the same meaning, the same name:
- * iface, start_queue, queue_count, shared_umem (mbufx_xdp_sock.c),
- * busy_budget, force_copy, and mode=drv|skb (the XDP attach mode). Ours:
- * bind_mode=auto|copy|zc (how the socket binds), tx_kick_us,
- * rx_refill=late|classic (how buffers are posted: mbufx_xdp_rx.h).
- * mode=auto|copy|zc is a deprecated alias of bind_mode (its values do not
- * overlap DPDK's).
+ * Devargs: one table, MBUFX_XDP_DEVARGS below. Where DPDK's net_af_xdp has
+ * the same meaning, the same name (iface, start_queue, queue_count,
+ * shared_umem, busy_budget, force_copy, mode=drv|skb: the XDP attach mode);
+ * ours: bind_mode (how the socket binds), tx_kick_us, rx_refill (how buffers
+ * are posted: mbufx_xdp_rx.h). mode=auto|copy|zc is a deprecated alias of
+ * bind_mode (its values do not overlap DPDK's).
+ *
+ * A row: name, the value syntax (the PMD info string, dpdk-pmdinfo.py), the
+ * default (given to the parser when the key is absent; NULL: none), the
+ * parser, the field of struct xdp_args it fills, and for numbers the range.
+ * The valid keys, the info string, the help line and the range messages are
+ * all made from it; check_pmdinfo.py checks the guide's table against it.
  */
-#define ARG_IFACE "iface"
-#define ARG_START_QUEUE "start_queue"
-#define ARG_QUEUE_COUNT "queue_count"
-#define ARG_SHARED_UMEM "shared_umem"
-#define ARG_BUSY_BUDGET "busy_budget"
-#define ARG_FORCE_COPY "force_copy"
-#define ARG_MODE "mode"
-#define ARG_BIND_MODE "bind_mode"
-#define ARG_TX_KICK_US "tx_kick_us"
-#define ARG_RX_REFILL "rx_refill"
-#define ARGS_HELP "iface=IF, start_queue=N, queue_count=N, shared_umem=0|1, " \
-	"busy_budget=N, force_copy=0|1, mode=drv|skb, " \
-	"bind_mode=auto|copy|zc, tx_kick_us=N, rx_refill=late|classic"
+#define MBUFX_XDP_DEVARGS(X, SEP) \
+	X(iface, "<string>", NULL, arg_iface, iface, 0, 0) SEP \
+	X(start_queue, "<int>", "0", arg_u32, start_queue, 0, UINT32_MAX) SEP \
+	X(queue_count, "<int>", "1", arg_u32, queue_count, 1, MAX_QUEUES) SEP \
+	X(shared_umem, "<0|1>", "0", arg_u32, shared_umem, 0, 1) SEP \
+	X(busy_budget, "<int>", "0", arg_u32, busy_budget, 0, UINT16_MAX) SEP \
+	X(force_copy, "<0|1>", "0", arg_u32, force_copy, 0, 1) SEP \
+	X(mode, "<drv|skb>", NULL, arg_mode, mode, 0, 0) SEP \
+	X(bind_mode, "<auto|copy|zc>", "auto", arg_bind_mode, bind_mode, \
+	  0, 0) SEP \
+	X(tx_kick_us, "<int>", RTE_STR(TX_KICK_US_DEFAULT), arg_u32, \
+	  tx_kick_us, 0, 1000) SEP \
+	X(rx_refill, "<late|classic>", "late", arg_rx_refill, rx_refill, 0, 0)
+
+/* The PMD info string: "iface=<string> start_queue=<int> ..." */
+#define DEVARG_INFO(name, syntax, ...) #name "=" syntax
+#define DEVARGS_INFO MBUFX_XDP_DEVARGS(DEVARG_INFO, " ")
 
 const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
 	[MODE_AUTO] = "auto", [MODE_COPY] = "copy", [MODE_ZC] = "zc",
@@ -112,26 +121,46 @@ const char * const mbufx_xdp_mode_names[MODE_ZC + 1] = {
  * Device arguments
  */
 
-static const char * const valid_args[] = {
-	ARG_IFACE, ARG_START_QUEUE, ARG_QUEUE_COUNT, ARG_SHARED_UMEM,
-	ARG_BUSY_BUDGET, ARG_FORCE_COPY, ARG_MODE, ARG_BIND_MODE,
-	ARG_TX_KICK_US, ARG_RX_REFILL, NULL
+/* mode=: DPDK's attach mode or the deprecated alias of bind_mode. */
+struct xdp_mode_arg {
+	int legacy;		/* mode=auto|copy|zc: enum xdp_mode, -1: not */
+	uint32_t attach;	/* mode=drv|skb: XDP_FLAGS_*_MODE, 0: either */
 };
 
 /* What parse_args() collects before it settles the port's fields. */
 struct xdp_args {
-	int bind_mode;		/* enum xdp_mode, -1: not given */
-	int legacy_mode;	/* mode=auto|copy|zc, -1: not given */
-	uint32_t attach;	/* mode=drv|skb: XDP_FLAGS_*_MODE, 0: either */
-	uint32_t force_copy;
+	uint32_t given;		/* bit DEVARG_<name>: the key was given */
+	char iface[IFNAMSIZ];
+	uint32_t start_queue;
+	uint32_t queue_count;
 	uint32_t shared_umem;
+	uint32_t busy_budget;
+	uint32_t force_copy;
+	struct xdp_mode_arg mode;
+	int bind_mode;		/* enum xdp_mode */
+	uint32_t tx_kick_us;
+	int rx_refill;		/* enum mbufx_xdp_refill_mode */
 };
 
-static int
-arg_iface(const char *key __rte_unused, const char *v, void *opaque)
-{
-	char *dst = opaque;
+struct devarg;
+typedef int (*devarg_parse_t)(const struct devarg *d, const char *v,
+			      void *dst);
 
+struct devarg {
+	const char *name;
+	const char *syntax;
+	const char *def;
+	devarg_parse_t parse;
+	size_t off;		/* into struct xdp_args */
+	uint32_t min, max;	/* arg_u32's range */
+};
+
+#define DEVARG_ENUM(name, ...) DEVARG_ ## name,
+enum { MBUFX_XDP_DEVARGS(DEVARG_ENUM, ) DEVARG_COUNT };
+
+static int
+arg_iface(const struct devarg *d __rte_unused, const char *v, void *dst)
+{
 	if (v == NULL || v[0] == '\0' || strlen(v) >= IFNAMSIZ)
 		return -EINVAL;
 	strcpy(dst, v);
@@ -139,7 +168,7 @@ arg_iface(const char *key __rte_unused, const char *v, void *opaque)
 }
 
 static int
-arg_u32(const char *key __rte_unused, const char *v, void *opaque)
+arg_u32(const struct devarg *d, const char *v, void *dst)
 {
 	unsigned long x;
 	char *end;
@@ -150,7 +179,9 @@ arg_u32(const char *key __rte_unused, const char *v, void *opaque)
 	x = strtoul(v, &end, 0);
 	if (errno != 0 || *end != '\0' || x > UINT32_MAX)
 		return -EINVAL;
-	*(uint32_t *)opaque = (uint32_t)x;
+	if (x < d->min || x > d->max)
+		return -ERANGE;
+	*(uint32_t *)dst = (uint32_t)x;
 	return 0;
 }
 
@@ -166,23 +197,23 @@ bind_mode_of(const char *v)
 }
 
 static int
-arg_bind_mode(const char *key __rte_unused, const char *v, void *opaque)
+arg_bind_mode(const struct devarg *d __rte_unused, const char *v, void *dst)
 {
 	int m = bind_mode_of(v);
 
 	if (m < 0)
 		return -EINVAL;
-	((struct xdp_args *)opaque)->bind_mode = m;
+	*(int *)dst = m;
 	return 0;
 }
 
 static int
-arg_rx_refill(const char *key __rte_unused, const char *v, void *opaque)
+arg_rx_refill(const struct devarg *d __rte_unused, const char *v, void *dst)
 {
 	if (v != NULL && strcmp(v, "late") == 0)
-		*(int *)opaque = MBUFX_XDP_REFILL_LATE;
+		*(int *)dst = MBUFX_XDP_REFILL_LATE;
 	else if (v != NULL && strcmp(v, "classic") == 0)
-		*(int *)opaque = MBUFX_XDP_REFILL_CLASSIC;
+		*(int *)dst = MBUFX_XDP_REFILL_CLASSIC;
 	else
 		return -EINVAL;
 	return 0;
@@ -190,13 +221,13 @@ arg_rx_refill(const char *key __rte_unused, const char *v, void *opaque)
 
 /* DPDK's mode=drv|skb, or the deprecated alias mode=auto|copy|zc. */
 static int
-arg_mode(const char *key __rte_unused, const char *v, void *opaque)
+arg_mode(const struct devarg *d __rte_unused, const char *v, void *dst)
 {
-	struct xdp_args *a = opaque;
+	struct xdp_mode_arg *a = dst;
 	int m = bind_mode_of(v);
 
 	if (m >= 0)
-		a->legacy_mode = m;
+		a->legacy = m;
 	else if (v != NULL && strcmp(v, "drv") == 0)
 		a->attach = XDP_FLAGS_DRV_MODE;
 	else if (v != NULL && strcmp(v, "skb") == 0)
@@ -206,29 +237,100 @@ arg_mode(const char *key __rte_unused, const char *v, void *opaque)
 	return 0;
 }
 
-/* After the table: settle bind mode, attach mode and DPDK's switches. */
+#define DEVARG_ROW(n, syn, dflt, fn, field, lo, hi) \
+	[DEVARG_ ## n] = { .name = #n, .syntax = syn, .def = dflt, \
+		.parse = fn, .off = offsetof(struct xdp_args, field), \
+		.min = lo, .max = hi },
+static const struct devarg devargs[DEVARG_COUNT] = {
+	MBUFX_XDP_DEVARGS(DEVARG_ROW, )
+};
+
+#define DEVARG_NAME(n, ...) #n,
+static const char * const valid_args[] = {
+	MBUFX_XDP_DEVARGS(DEVARG_NAME, ) NULL
+};
+
+/* The table as a user reads it: "iface=<string>, start_queue=<int> (0), ..." */
+static void
+args_log_help(const char *name, const char *params)
+{
+	char help[512];
+	size_t n = 0;
+	unsigned int i;
+
+	help[0] = '\0';
+	for (i = 0; i < DEVARG_COUNT && n < sizeof(help); i++)
+		n += (size_t)snprintf(help + n, sizeof(help) - n,
+				      "%s%s=%s%s%s%s", i == 0 ? "" : ", ",
+				      devargs[i].name, devargs[i].syntax,
+				      devargs[i].def != NULL ? " (" : "",
+				      devargs[i].def != NULL ? devargs[i].def : "",
+				      devargs[i].def != NULL ? ")" : "");
+	XDP_LOG(ERR, "%s: bad arguments '%s' (valid, with defaults: %s)",
+		name, params, help);
+}
+
+/* Each row: its value if given once, else its default, through its parser. */
+static int
+args_read(const char *name, struct rte_kvargs *kv, struct xdp_args *a)
+{
+	const struct devarg *d;
+	const char *v;
+	unsigned int i, n;
+	int ret;
+
+	for (i = 0; i < DEVARG_COUNT; i++) {
+		d = &devargs[i];
+		n = rte_kvargs_count(kv, d->name);
+		v = n == 0 ? d->def : rte_kvargs_get(kv, d->name);
+		if (n > 1) {
+			XDP_LOG(ERR, "%s: %s given twice", name, d->name);
+			return -EINVAL;
+		}
+		/* a key without a value (NULL): refused here by name, the
+		 * same on every DPDK release */
+		if (n == 1 && v == NULL) {
+			XDP_LOG(ERR, "%s: %s needs a value (%s=%s)", name,
+				d->name, d->name, d->syntax);
+			return -EINVAL;
+		}
+		if (v == NULL)
+			continue;
+		a->given |= (uint32_t)n << i;
+		ret = d->parse(d, v, RTE_PTR_ADD(a, d->off));
+		if (ret == -ERANGE) {
+			XDP_LOG(ERR, "%s: %s=%s: %s must be %u..%u", name,
+				d->name, v, d->name, d->min, d->max);
+			return -EINVAL;
+		}
+		if (ret != 0) {
+			XDP_LOG(ERR, "%s: bad value for %s: '%s' (%s=%s)", name,
+				d->name, v, d->name, d->syntax);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* After the table: settle bind mode and DPDK's switches into the port. */
 static int
 args_settle(const char *name, const struct xdp_args *a, struct xdp_pmd *p)
 {
-	if (a->bind_mode >= 0 && a->legacy_mode >= 0) {
+	int legacy = a->mode.legacy;
+
+	if ((a->given & (1u << DEVARG_bind_mode)) != 0 && legacy >= 0) {
 		XDP_LOG(ERR, "%s: mode=%s and bind_mode=%s: give bind_mode "
-			"only", name, mbufx_xdp_mode_names[a->legacy_mode],
+			"only", name, mbufx_xdp_mode_names[legacy],
 			mbufx_xdp_mode_names[a->bind_mode]);
 		return -EINVAL;
 	}
-	p->mode = MODE_AUTO;
-	if (a->bind_mode >= 0)
-		p->mode = (enum xdp_mode)a->bind_mode;
-	if (a->legacy_mode >= 0) {
+	p->mode = (enum xdp_mode)a->bind_mode;
+	if (legacy >= 0) {
 		XDP_LOG(WARNING, "%s: mode=%s is deprecated, use bind_mode=%s "
 			"(mode= is the XDP attach mode, drv|skb, as in DPDK's "
-			"net_af_xdp)", name, mbufx_xdp_mode_names[a->legacy_mode],
-			mbufx_xdp_mode_names[a->legacy_mode]);
-		p->mode = (enum xdp_mode)a->legacy_mode;
-	}
-	if (a->force_copy > 1 || a->shared_umem > 1) {
-		XDP_LOG(ERR, "%s: force_copy and shared_umem take 0 or 1", name);
-		return -EINVAL;
+			"net_af_xdp)", name, mbufx_xdp_mode_names[legacy],
+			mbufx_xdp_mode_names[legacy]);
+		p->mode = (enum xdp_mode)legacy;
 	}
 	if (a->force_copy == 1) {
 		if (p->mode == MODE_ZC) {
@@ -237,99 +339,39 @@ args_settle(const char *name, const struct xdp_args *a, struct xdp_pmd *p)
 		}
 		p->mode = MODE_COPY;
 	}
+	if (a->iface[0] == '\0') {
+		XDP_LOG(ERR, "%s: iface=<interface> is required", name);
+		return -EINVAL;
+	}
+	memcpy(p->iface, a->iface, sizeof(p->iface));
+	p->start_queue = a->start_queue;
+	p->queue_count = a->queue_count;
 	p->shared_umem = (int)a->shared_umem;
-	p->attach = a->attach;
+	p->busy_budget = a->busy_budget;
+	p->attach = a->mode.attach;
+	p->tx_kick_us = a->tx_kick_us;
+	p->rx_refill = a->rx_refill;
 	return 0;
 }
 
 static int
 parse_args(const char *name, const char *params, struct xdp_pmd *p)
 {
-	struct xdp_args a = { .bind_mode = -1, .legacy_mode = -1 };
-	static const struct {
-		const char *key;
-		arg_handler_t fn;
-		int in_args;	/* off is into struct xdp_args, not xdp_pmd */
-		size_t off;
-	} tab[] = {
-		{ ARG_IFACE, arg_iface, 0, offsetof(struct xdp_pmd, iface) },
-		{ ARG_START_QUEUE, arg_u32, 0,
-		  offsetof(struct xdp_pmd, start_queue) },
-		{ ARG_QUEUE_COUNT, arg_u32, 0,
-		  offsetof(struct xdp_pmd, queue_count) },
-		{ ARG_SHARED_UMEM, arg_u32, 1,
-		  offsetof(struct xdp_args, shared_umem) },
-		{ ARG_BUSY_BUDGET, arg_u32, 0,
-		  offsetof(struct xdp_pmd, busy_budget) },
-		{ ARG_FORCE_COPY, arg_u32, 1,
-		  offsetof(struct xdp_args, force_copy) },
-		{ ARG_MODE, arg_mode, 1, 0 },
-		{ ARG_BIND_MODE, arg_bind_mode, 1, 0 },
-		{ ARG_TX_KICK_US, arg_u32, 0,
-		  offsetof(struct xdp_pmd, tx_kick_us) },
-		{ ARG_RX_REFILL, arg_rx_refill, 0,
-		  offsetof(struct xdp_pmd, rx_refill) },
-	};
+	struct xdp_args a = { .mode.legacy = -1 };
 	struct rte_kvargs *kv;
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	p->queue_count = 1;
-	p->tx_kick_us = TX_KICK_US_DEFAULT;
+	RTE_BUILD_BUG_ON(DEVARG_COUNT > 32);	/* xdp_args.given */
 	kv = rte_kvargs_parse(params == NULL ? "" : params, valid_args);
 	if (kv == NULL) {
-		XDP_LOG(ERR, "%s: bad arguments '%s' (valid: " ARGS_HELP ")",
-			name, params);
+		args_log_help(name, params);
 		return -EINVAL;
 	}
-	for (i = 0; i < RTE_DIM(tab); i++) {
-		if (rte_kvargs_count(kv, tab[i].key) > 1) {
-			XDP_LOG(ERR, "%s: %s given twice", name, tab[i].key);
-			ret = -EINVAL;
-			break;
-		}
-		/* a key without a value: the handlers refuse it, and DPDK
-		 * 24.11's rte_kvargs_process() does not call them for it */
-		if (rte_kvargs_count(kv, tab[i].key) == 1 &&
-		    rte_kvargs_get(kv, tab[i].key) == NULL) {
-			XDP_LOG(ERR, "%s: %s needs a value (%s=...)", name,
-				tab[i].key, tab[i].key);
-			ret = -EINVAL;
-			break;
-		}
-		if (rte_kvargs_process(kv, tab[i].key, tab[i].fn,
-				       RTE_PTR_ADD(tab[i].in_args ? (void *)&a :
-						   (void *)p, tab[i].off)) != 0) {
-			XDP_LOG(ERR, "%s: bad value for %s", name,
-				tab[i].key);
-			ret = -EINVAL;
-			break;
-		}
-	}
+	ret = args_read(name, kv, &a);
 	rte_kvargs_free(kv);
-	if (ret == 0)
-		ret = args_settle(name, &a, p);
 	if (ret != 0)
 		return ret;
-	if (p->iface[0] == '\0') {
-		XDP_LOG(ERR, "%s: iface=<interface> is required", name);
-		return -EINVAL;
-	}
-	if (p->queue_count == 0 || p->queue_count > MAX_QUEUES) {
-		XDP_LOG(ERR, "%s: queue_count must be 1..%u", name,
-			MAX_QUEUES);
-		return -EINVAL;
-	}
-	if (p->tx_kick_us > 1000) {
-		XDP_LOG(ERR, "%s: tx_kick_us must be 0..1000", name);
-		return -EINVAL;
-	}
-	if (p->busy_budget > UINT16_MAX) {
-		XDP_LOG(ERR, "%s: busy_budget must be 0..%u", name,
-			UINT16_MAX);
-		return -EINVAL;
-	}
-	return 0;
+	return args_settle(name, &a, p);
 }
 
 /* ------------------------------------------------------------------------
@@ -907,18 +949,10 @@ static const struct {
 	  offsetof(struct mbufx_xdp_rx_stats, hdr_lines) },
 	{ "rx_refill_reused", XS_RX,
 	  offsetof(struct mbufx_xdp_rx_stats, refill_reused) },
-	{ "rx_fill_ring_empty", XS_KERNEL,
-	  offsetof(struct xdp_statistics, rx_fill_ring_empty_descs) },
-	{ "rx_kernel_dropped", XS_KERNEL,
-	  offsetof(struct xdp_statistics, rx_dropped) },
-	{ "rx_ring_full", XS_KERNEL,
-	  offsetof(struct xdp_statistics, rx_ring_full) },
-	{ "rx_kernel_invalid_desc", XS_KERNEL,
-	  offsetof(struct xdp_statistics, rx_invalid_descs) },
-	{ "tx_kernel_invalid_desc", XS_KERNEL,
-	  offsetof(struct xdp_statistics, tx_invalid_descs) },
-	{ "tx_ring_empty", XS_KERNEL,
-	  offsetof(struct xdp_statistics, tx_ring_empty_descs) },
+#define XS_KSTAT(f, name) \
+	{ name, XS_KERNEL, offsetof(struct xdp_statistics, f) },
+	MBUFX_XDP_KSTATS(XS_KSTAT)
+#undef XS_KSTAT
 	{ "tx_zerocopy_pkts", XS_TX, offsetof(struct mbufx_xdp_tx_stats, zc) },
 	{ "tx_copied_pkts", XS_TX, offsetof(struct mbufx_xdp_tx_stats, copied) },
 	{ "tx_copy_nobuf", XS_TX,
@@ -1177,14 +1211,4 @@ static struct rte_vdev_driver mbufx_xdp_drv = {
 };
 
 RTE_PMD_REGISTER_VDEV(net_mbufx_xdp, mbufx_xdp_drv);
-RTE_PMD_REGISTER_PARAM_STRING(net_mbufx_xdp,
-	"iface=<string> "
-	"start_queue=<int> "
-	"queue_count=<int> "
-	"shared_umem=<0|1> "
-	"busy_budget=<int> "
-	"force_copy=<0|1> "
-	"mode=<drv|skb> "
-	"bind_mode=<auto|copy|zc> "
-	"tx_kick_us=<int> "
-	"rx_refill=<late|classic>");
+RTE_PMD_REGISTER_PARAM_STRING(net_mbufx_xdp, DEVARGS_INFO);

@@ -116,7 +116,7 @@ int mbufx_xdp_prog_attach(struct xdp_pmd *p);
 void mbufx_xdp_prog_detach(struct xdp_pmd *p);
 
 /* One AF_XDP socket per queue pair (tq may be NULL): open, register the
- * UMEM, map the rings, stock the fill ring, bind, enter the XSKMAP; close
+ * UMEM, map the rings, bind, stock the fill ring, enter the XSKMAP; close
  * gives every buffer back. */
 int mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq,
 		struct xdp_txq *tq);
@@ -131,6 +131,19 @@ int mbufx_xdp_dev_caps(int ifindex, struct xdp_dev_caps *c);
 
 /* Whether the kernel knows XDP_USE_SG (probe time, no device needed). */
 int mbufx_xdp_kernel_has_sg(void);
+
+/*
+ * The kernel's counters of a socket (struct xdp_statistics, getsockopt
+ * XDP_STATISTICS), each with its xstat name: the one list that reading,
+ * summing over closed sockets and the xstats iterate.
+ */
+#define MBUFX_XDP_KSTATS(X) \
+	X(rx_fill_ring_empty_descs, "rx_fill_ring_empty") \
+	X(rx_dropped, "rx_kernel_dropped") \
+	X(rx_ring_full, "rx_ring_full") \
+	X(rx_invalid_descs, "rx_kernel_invalid_desc") \
+	X(tx_invalid_descs, "tx_kernel_invalid_desc") \
+	X(tx_ring_empty_descs, "tx_ring_empty")
 
 /* Kernel counters of a queue since the last reset (live + closed). */
 void mbufx_xdp_kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks);

@@ -661,13 +661,9 @@ mbufx_xdp_sock_close(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 	if (p->map_fd >= 0)
 		bpf_map_delete_elem(p->map_fd, &key);
 	if (getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &ks, &len) == 0) {
-		rq->kbase.rx_dropped += ks.rx_dropped;
-		rq->kbase.rx_invalid_descs += ks.rx_invalid_descs;
-		rq->kbase.tx_invalid_descs += ks.tx_invalid_descs;
-		rq->kbase.rx_ring_full += ks.rx_ring_full;
-		rq->kbase.rx_fill_ring_empty_descs +=
-			ks.rx_fill_ring_empty_descs;
-		rq->kbase.tx_ring_empty_descs += ks.tx_ring_empty_descs;
+#define KBASE_ADD(f, name) rq->kbase.f += ks.f;
+		MBUFX_XDP_KSTATS(KBASE_ADD)
+#undef KBASE_ADD
 	}
 	/* unmap first: a mapped ring keeps the socket alive after close() */
 	ring_unmap(&rq->core.rxr);
@@ -737,8 +733,9 @@ tx_wake(void *ctx)
 	return sendto(tq->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0 ? -errno : 0;
 }
 
-int
-mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
+/* Register the queue's pool memory as the socket's UMEM. */
+static int
+sock_umem_reg(struct xdp_pmd *p, struct xdp_rxq *rq, int fd)
 {
 	struct xdp_umem_reg reg = {
 		.addr = rq->core.base,
@@ -747,33 +744,27 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		.headroom = 0,
 		.flags = XDP_UMEM_UNALIGNED_CHUNK_FLAG,
 	};
+	int ret;
+
+	if (setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof(reg)) == 0)
+		return 0;
+	ret = -errno;
+	XDP_LOG(ERR, "%s: UMEM registration of %" PRIu64 " bytes failed: %s%s",
+		p->iface, (uint64_t)reg.len, strerror(-ret),
+		ret == -ENOBUFS || ret == -EPERM ?
+		" (CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK needed)" : "");
+	return ret;
+}
+
+/* Size the four rings (two without tq) and map them into the cores. */
+static int
+sock_rings(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq, int fd)
+{
 	uint32_t cq_size = tq != NULL ? tq->nb_desc : DESC_MIN;
-	uint32_t key = p->start_queue + rq->qid;
-	const struct umem_user *share = NULL;
 	struct xdp_mmap_offsets off;
 	socklen_t olen = sizeof(off);
-	int fd, ret;
+	int ret;
 
-	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		XDP_LOG(ERR, "%s: socket(AF_XDP): %s", p->iface,
-			strerror(-ret));
-		return ret;
-	}
-	rq->fd = fd;
-	if (p->shared_umem)
-		share = umem_user_of(rq->core.mp);
-	if (share == NULL &&
-	    setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &reg, sizeof(reg)) != 0) {
-		ret = -errno;
-		XDP_LOG(ERR, "%s: UMEM registration of %" PRIu64 " bytes "
-			"failed: %s%s", p->iface, (uint64_t)reg.len,
-			strerror(-ret), ret == -ENOBUFS || ret == -EPERM ?
-			" (CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK needed)" :
-			"");
-		goto fail;
-	}
 	ret = sock_opt(fd, SOL_XDP, XDP_UMEM_FILL_RING, rq->nb_desc);
 	if (ret == 0)
 		ret = sock_opt(fd, SOL_XDP, XDP_UMEM_COMPLETION_RING,
@@ -798,40 +789,53 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		ret = ring_map(fd, &tq->core.cq, &off.cr, cq_size,
 			       sizeof(uint64_t),
 			       XDP_UMEM_PGOFF_COMPLETION_RING);
-	if (ret != 0) {
+	if (ret != 0)
 		XDP_LOG(ERR, "%s: AF_XDP ring setup failed: %s", p->iface,
 			strerror(-ret));
-		goto fail;
-	}
-	if (tq != NULL) {
-		tq->fd = fd;
-		tq->core.kick_at = 0;
-		tq->core.polls_seen = 0;
-		tq->core.kick_delay = (uint64_t)p->tx_kick_us *
-				      rte_get_tsc_hz() / 1000000;
-		tq->core.kick_retry = RTE_MAX(tq->core.kick_delay,
-					      rte_get_tsc_hz() / 50000);
-		tq->core.wake = tx_wake;
-		tq->core.wake_ctx = tq;
-		rq->core.pair = &tq->core;
-	}
-	rq->core.kick_next = 0;
+	return ret;
+}
+
+/* The transmit core on this socket: its kick timing and wakeup. */
+static void
+sock_txq_arm(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq,
+	     int fd)
+{
+	tq->fd = fd;
+	tq->core.kick_at = 0;
+	tq->core.polls_seen = 0;
+	tq->core.kick_delay = (uint64_t)p->tx_kick_us * rte_get_tsc_hz() /
+			      1000000;
+	tq->core.kick_retry = RTE_MAX(tq->core.kick_delay,
+				      rte_get_tsc_hz() / 50000);
+	tq->core.wake = tx_wake;
+	tq->core.wake_ctx = tq;
+	rq->core.pair = &tq->core;
+}
+
+/* busy_budget=N: preferred busy polling, or none if the kernel lacks it. */
+static void
+sock_busy_poll(struct xdp_pmd *p, struct xdp_rxq *rq, int fd)
+{
 	rq->busy_poll = 0;
-	if (p->busy_budget != 0) {
-		if (sock_opt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1) == 0 &&
-		    sock_opt(fd, SOL_SOCKET, SO_BUSY_POLL, 20) == 0 &&
-		    sock_opt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET,
-			     p->busy_budget) == 0)
-			rq->busy_poll = 1;
-		else
-			XDP_LOG(INFO, "%s: busy polling unavailable, ignored",
-				p->iface);
-	}
-	rq->zc = 0;
-	ret = share != NULL ? sock_bind_shared(p, rq, fd, share) :
-		sock_bind(p, rq, fd);
-	if (ret != 0)
-		goto fail;
+	if (p->busy_budget == 0)
+		return;
+	if (sock_opt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1) == 0 &&
+	    sock_opt(fd, SOL_SOCKET, SO_BUSY_POLL, 20) == 0 &&
+	    sock_opt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, p->busy_budget) == 0)
+		rq->busy_poll = 1;
+	else
+		XDP_LOG(INFO, "%s: busy polling unavailable, ignored",
+			p->iface);
+}
+
+/* A bound socket goes live: buffers back, fill ring stocked, XSKMAP. */
+static int
+sock_publish(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq,
+	     int fd)
+{
+	uint32_t key = p->start_queue + rq->qid;
+	int ret;
+
 	/* the bind proves the kernel released the queue's previous pool: it
 	 * refuses (EBUSY) while one is registered there */
 	mbufx_xdp_qpair_released(&rq->core, tq != NULL ? &tq->core : NULL);
@@ -841,15 +845,54 @@ mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
 		ret = -errno;
 		XDP_LOG(ERR, "%s: XSKMAP update for queue %u: %s", p->iface,
 			key, strerror(-ret));
-		goto fail;
+		return ret;
 	}
 	if (tq != NULL)
 		tq->max_descs = mbufx_xdp_tx_max_descs(rq->zc, rq->sg,
 						       p->caps.zc_max_segs);
 	umem_user_add(rq->core.mp, fd, rq->zc, rq->sg);
+	return 0;
+}
+
+/*
+ * Socket, UMEM (unless shared), rings, transmit core, busy polling, bind,
+ * publish; a failed step closes what the others opened.
+ */
+int
+mbufx_xdp_sock_open(struct xdp_pmd *p, struct xdp_rxq *rq, struct xdp_txq *tq)
+{
+	const struct umem_user *share = NULL;
+	int fd, ret;
+
+	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		XDP_LOG(ERR, "%s: socket(AF_XDP): %s", p->iface,
+			strerror(-ret));
+		return ret;
+	}
+	rq->fd = fd;
+	if (p->shared_umem)
+		share = umem_user_of(rq->core.mp);
+	ret = share != NULL ? 0 : sock_umem_reg(p, rq, fd);
+	if (ret == 0)
+		ret = sock_rings(p, rq, tq, fd);
+	if (ret != 0)
+		goto fail;
+	if (tq != NULL)
+		sock_txq_arm(p, rq, tq, fd);
+	rq->core.kick_next = 0;
+	sock_busy_poll(p, rq, fd);
+	rq->zc = 0;
+	ret = share != NULL ? sock_bind_shared(p, rq, fd, share) :
+		sock_bind(p, rq, fd);
+	if (ret == 0)
+		ret = sock_publish(p, rq, tq, fd);
+	if (ret != 0)
+		goto fail;
 	XDP_LOG(INFO, "%s queue %u: %s mode, UMEM %" PRIu64 " KiB, chunk %u%s",
-		p->iface, key, rq->zc ? "zero-copy" : "copy",
-		(uint64_t)reg.len >> 10, reg.chunk_size,
+		p->iface, p->start_queue + rq->qid, rq->zc ? "zero-copy" : "copy",
+		rq->core.umem_len >> 10, rq->core.chunk_size,
 		share != NULL ? ", shared with another socket" : "");
 	return 0;
 fail:
@@ -865,12 +908,8 @@ mbufx_xdp_kstats(const struct xdp_rxq *rq, struct xdp_statistics *ks)
 
 	if (rq->fd >= 0)
 		getsockopt(rq->fd, SOL_XDP, XDP_STATISTICS, &live, &len);
-#define KSUM(f) (ks->f = live.f + rq->kbase.f - rq->kreset.f)
-	KSUM(rx_dropped);
-	KSUM(rx_invalid_descs);
-	KSUM(tx_invalid_descs);
-	KSUM(rx_ring_full);
-	KSUM(rx_fill_ring_empty_descs);
-	KSUM(tx_ring_empty_descs);
+	memset(ks, 0, sizeof(*ks));
+#define KSUM(f, name) ks->f = live.f + rq->kbase.f - rq->kreset.f;
+	MBUFX_XDP_KSTATS(KSUM)
 #undef KSUM
 }
