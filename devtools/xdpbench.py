@@ -277,6 +277,36 @@ def rx_icount(build, mode, packets=100000):
     return out
 
 
+def ab_rows(med, counts):
+    """The A/B in the report's row schema: late attach as "mbufx", classic
+    refill as the baseline."""
+    rows = []
+
+    def row(case, metric, late, classic, better='lower', target=None, note=''):
+        rows.append({'case': case, 'metric': metric, 'better': better,
+                     'values': {'mbufx': late, 'classic refill': classic},
+                     'baseline': 'classic refill', 'target': target, 'note': note})
+    row('64 B io: forwarding-core cycles per packet (rx_burst + tx_burst)', 'cycles/pkt',
+        med['late']['cpp'], med['classic']['cpp'], target=1.10,
+        note='includes the sendto() kick of every Tx burst (kernel copy mode)')
+    row('64 B rxonly: cycles per packet (rx_burst + free)', 'cycles/pkt',
+        med['late']['rxonly_cpp'], med['classic']['rxonly_cpp'])
+    row('64 B io: forwarded rate', 'Mpps', med['late']['mpps'], med['classic']['mpps'],
+        better='higher', note='bounded by the generator: equal rates are expected')
+    row('mbuf header lines written per received packet', 'lines/pkt',
+        med['late']['hdr_lines'], med['classic']['hdr_lines'], note='the port\'s xstat')
+    for fn, what in (('mbufx_xdp_rx_burst', 'receive loop'),
+                     ('mbufx_xdp_rxq_refill', 'fill-ring refill')):
+        late, classic = counts['late'].get(fn), counts['classic'].get(fn)
+        if not late or not classic:
+            continue
+        row('%s (%s), callgrind' % (what, fn), 'instructions/pkt', late['Ir'], classic['Ir'],
+            note='4096-entry ring, 64 B, load-independent')
+        row('%s (%s), cachegrind' % (what, fn), 'simulated L1 write misses/pkt',
+            late['D1mw'], classic['D1mw'])
+    return rows
+
+
 def ab(build, out, reps, seconds, ref=None):
     env = Env(build, 'xdpab')
     variants = [('late', build, 'late'), ('classic', build, 'classic')]
@@ -317,6 +347,7 @@ def ab(build, out, reps, seconds, ref=None):
                                       'normal')},
                'medians': med, 'classic_over_late_cpp': ratio, 'target': 1.10,
                'rx_loop_per_packet_callgrind': counts,
+               'rows': ab_rows(med, counts),
                'runs': res}
         print('medians: %s; classic / late cycles per packet: %s (target >= 1.10)' %
               (med, '-' if ratio is None else '%.3f' % ratio))
