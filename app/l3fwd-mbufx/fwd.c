@@ -54,7 +54,8 @@ l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src
 	c->max_frame = l3fwd.max_frame;
 	c->front_flags = l3fwd.encap_chain ? APP_FRONT_CHAIN : 0;
 	c->drop = drop;
-	c->nh_pkts = rte_zmalloc_socket("l3fwd_cnt", 3 * sizeof(uint64_t) * c->nb_nh,
+	c->nh_pkts = rte_zmalloc_socket("l3fwd_cnt",
+					L3FWD_ROUTE_CTR_MAX * sizeof(uint64_t) * c->nb_nh,
 					RTE_CACHE_LINE_SIZE, socket);
 	c->hop = rte_zmalloc_socket("l3fwd_hop", sizeof(*c->hop) * c->nb_nh,
 				    RTE_CACHE_LINE_SIZE, socket);
@@ -62,8 +63,8 @@ l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src
 		l3fwd_ctx_free(c);
 		return -ENOMEM;
 	}
-	c->nh_inplace = c->nh_pkts + c->nb_nh;
-	c->nh_chained = c->nh_inplace + c->nb_nh;
+	c->nh_inplace = c->nh_pkts + L3FWD_ROUTE_ENCAP_INPLACE * c->nb_nh;
+	c->nh_chained = c->nh_pkts + L3FWD_ROUTE_ENCAP_CHAINED * c->nb_nh;
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		memcpy(c->eth[port].b, &l3fwd.dst_mac[port], RTE_ETHER_ADDR_LEN);
 		memset(c->eth[port].b + RTE_ETHER_ADDR_LEN, 0, RTE_ETHER_ADDR_LEN);

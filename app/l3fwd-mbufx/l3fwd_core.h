@@ -100,6 +100,14 @@ struct l3fwd_rx {
 	bool rx_cksum;			/**< ol_flags carry a valid IPv4 cksum verdict */
 };
 
+/** What each next hop counts, in the order of struct l3fwd_ctx's counters. */
+enum l3fwd_route_ctr {
+	L3FWD_ROUTE_PKTS,		/**< packets (multicast: copies) sent */
+	L3FWD_ROUTE_ENCAP_INPLACE,	/**< encapsulations in the headroom */
+	L3FWD_ROUTE_ENCAP_CHAINED,	/**< encapsulations in a chained header */
+	L3FWD_ROUTE_CTR_MAX,
+};
+
 /** Forwarding context: tables, next hops, MACs and counters of one thread. */
 struct l3fwd_ctx {
 	const struct l3fwd_tables *t;	/**< lookup tables of the thread's socket */
@@ -109,6 +117,8 @@ struct l3fwd_ctx {
 	uint32_t max_frame;		/**< longest frame accepted (no CRC) */
 	unsigned int front_flags;	/**< APP_FRONT_CHAIN with --encap-chain */
 	uint64_t *drop;			/**< [L3FWD_DROP_MAX] by enum l3fwd_drop */
+	/** Route counters (enum l3fwd_route_ctr): counter k of next hop i
+	 * is nh_pkts[k * nb_nh + i]; the other two point into the same array. */
 	uint64_t *nh_pkts;		/**< [nb_nh] packets (copies) per next hop */
 	uint64_t *nh_inplace;		/**< [nb_nh] encapsulations in the headroom */
 	uint64_t *nh_chained;		/**< [nb_nh] encapsulations chained */
