@@ -57,7 +57,8 @@ l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src
 	c->nh_pkts = rte_zmalloc_socket("l3fwd_cnt",
 					L3FWD_ROUTE_CTR_MAX * sizeof(uint64_t) * c->nb_nh,
 					RTE_CACHE_LINE_SIZE, socket);
-	c->hop = rte_zmalloc_socket("l3fwd_hop", sizeof(*c->hop) * c->nb_nh,
+	/* one more: the hop of "no route", never plain */
+	c->hop = rte_zmalloc_socket("l3fwd_hop", sizeof(*c->hop) * (c->nb_nh + 1),
 				    RTE_CACHE_LINE_SIZE, socket);
 	if (c->nh_pkts == NULL || c->hop == NULL) {
 		l3fwd_ctx_free(c);
@@ -69,10 +70,15 @@ l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src
 		memcpy(c->eth[port].b, &l3fwd.dst_mac[port], RTE_ETHER_ADDR_LEN);
 		memset(c->eth[port].b + RTE_ETHER_ADDR_LEN, 0, RTE_ETHER_ADDR_LEN);
 	}
+	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > L3FWD_HOP_PORT + 1);
 	for (i = 0; i < c->nb_nh; i++) {
-		c->hop[i].port = c->nh[i].port;
-		c->hop[i].encap = c->nh[i].encap;
+		uint16_t port = c->nh[i].port;
+
+		c->hop[i].mix = port | (uint32_t)(uint16_t)~port << 16 |
+				(c->nh[i].encap != L3FWD_ENCAP_NONE ? L3FWD_HOP_NOT_PLAIN : 0);
 	}
+	c->hop[c->nb_nh].mix = L3FWD_HOP_NOT_PLAIN;
+	c->def4 = c->t->def4 == L3FWD_NO_ROUTE ? c->nb_nh : c->t->def4;
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
 		l3fwd_ctx_set_mac(c, port, src_mac != NULL ? &src_mac[port] : NULL);
 	return 0;
@@ -88,7 +94,7 @@ l3fwd_ctx_set_mac(struct l3fwd_ctx *c, uint16_t port, const struct rte_ether_add
 	if (src != NULL)
 		memcpy(c->eth[port].b + RTE_ETHER_ADDR_LEN, src, RTE_ETHER_ADDR_LEN);
 	for (i = 0; i < c->nb_nh; i++)
-		if (c->hop[i].port == port)
+		if (c->nh[i].port == port)
 			memcpy(c->hop[i].eth, c->eth[port].b, sizeof(c->hop[i].eth));
 }
 
@@ -302,13 +308,48 @@ dropped:
 	return PKT_DROPPED;
 }
 
-/* Pass 2, LPM: the n4 IPv4 destinations (host order, packet index in at[])
- * four at a time, IPv6 one by one. */
+/* An LPM miss: c->def4 (the /0 route, else c->nb_nh: the hop of "no
+ * route"), so that every result indexes c->hop[]. */
+static __rte_always_inline uint32_t
+lpm_lookup4(const struct rte_lpm *lpm, uint32_t def4, uint32_t dst)
+{
+	uint32_t nh;
+
+	return rte_lpm_lookup(lpm, dst, &nh) == 0 ? nh : def4;
+}
+
+/* Pass 2, LPM: the next hops of four IPv4 destinations (host order). */
+static __rte_always_inline void
+lpm_lookup4_x4(const struct rte_lpm *lpm, uint32_t def4, const uint32_t *dst, uint32_t *idx)
+{
+	xmm_t v;
+
+	memcpy(&v, dst, sizeof(v));		/* one unaligned vector load */
+	rte_lpm_lookupx4(lpm, v, idx, def4);
+}
+
+/* Pass 2, LPM: the next hops of n IPv4 destinations, four at a time. */
+static __rte_always_inline void
+lpm_lookup4_burst(const struct l3fwd_ctx *c, const uint32_t *dst, unsigned int n,
+		  uint32_t *idx)
+{
+	const struct rte_lpm *lpm = c->t->lpm4;
+	const uint32_t def4 = c->def4;
+	unsigned int i;
+
+	for (i = 0; i + 4 <= n; i += 4)
+		lpm_lookup4_x4(lpm, def4, &dst[i], &idx[i]);
+	for (; i < n; i++)
+		idx[i] = lpm_lookup4(lpm, def4, dst[i]);
+}
+
+/* Pass 2, LPM: the n4 IPv4 destinations (host order, packet index in at[]),
+ * IPv6 one by one. */
 static __rte_always_inline void
 lookup_lpm(const struct l3fwd_ctx *c, void *const *l3, const uint8_t *kind, uint16_t n,
 	   const uint32_t *dst, const uint16_t *at, uint16_t n4, bool any6, uint32_t *idx)
 {
-	uint32_t hop[4];
+	uint32_t idx4[L3FWD_BURST_MAX];
 	uint16_t i;
 
 	if (unlikely(any6))
@@ -316,18 +357,9 @@ lookup_lpm(const struct l3fwd_ctx *c, void *const *l3, const uint8_t *kind, uint
 			if (kind[i] == PKT_V6)
 				idx[i] = l3fwd_lpm_lookup6(c->t, L3FWD_IP6_BYTES(
 						((const struct rte_ipv6_hdr *)l3[i])->dst_addr));
-	for (i = 0; i + 4 <= n4; i += 4) {
-		xmm_t v;
-
-		memcpy(&v, &dst[i], sizeof(v));		/* one unaligned vector load */
-		rte_lpm_lookupx4(c->t->lpm4, v, hop, c->t->def4);
-		idx[at[i]] = hop[0];
-		idx[at[i + 1]] = hop[1];
-		idx[at[i + 2]] = hop[2];
-		idx[at[i + 3]] = hop[3];
-	}
-	for (; i < n4; i++)
-		idx[at[i]] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
+	lpm_lookup4_burst(c, dst, n4, idx4);
+	for (i = 0; i < n4; i++)
+		idx[at[i]] = idx4[i];
 }
 
 /* Pass 2, EM: one bulk hash lookup per family. */
@@ -365,6 +397,32 @@ lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
 	}
 }
 
+/* The output port of a hop. */
+static __rte_always_inline uint16_t
+hop_port(const struct l3fwd_hop *hop)
+{
+	return (uint16_t)(hop->mix & L3FWD_HOP_PORT);
+}
+
+/* Pass 3, the unicast rewrite: both MACs at @p eth in one 12-byte copy,
+ * counted in @p ctr (the next hop's packets). */
+static __rte_always_inline void
+rewrite_unicast(const struct l3fwd_hop *hop, uint64_t *ctr, void *eth)
+{
+#ifdef L3FWD_FAST4_VEC
+	/* the hop in one load, its first 12 bytes in two stores */
+	__m128i h = _mm_loadu_si128((const void *)hop);
+	uint32_t w = (uint32_t)_mm_extract_epi32(h, 2);
+
+	RTE_BUILD_BUG_ON(offsetof(struct l3fwd_hop, eth) != 0 || sizeof(*hop) != 16);
+	_mm_storel_epi64(eth, h);
+	memcpy((uint8_t *)eth + 8, &w, sizeof(w));
+#else
+	memcpy(eth, hop->eth, sizeof(hop->eth));
+#endif
+	(*ctr)++;
+}
+
 /* Pass 3 on one routed packet *mp (an IPv4 one with its TTL decremented
  * already when @p ttl_done): @return 0 or the drop reason (the packet to
  * drop in *mp). */
@@ -381,7 +439,8 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 	uint8_t ttl;
 	bool mcast;
 
-	if (unlikely(nh_idx == L3FWD_NO_ROUTE))
+	/* L3FWD_NO_ROUTE, or c->nb_nh (an LPM miss) */
+	if (unlikely(nh_idx >= c->nb_nh))
 		return L3FWD_DROP_NO_ROUTE;
 	/* the TTL and MACs are rewritten in place, never in a shared segment
 	 * (its other holders read it): own Ethernet + the longest IPv4 header */
@@ -411,7 +470,7 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 			return L3FWD_DROP_NO_ROUTE;
 		return fwd_multicast(c, rx, m, nh_idx, dst, v6, out, acc);
 	}
-	if (unlikely(hop->encap != L3FWD_ENCAP_NONE)) {
+	if (unlikely(hop->mix & L3FWD_HOP_NOT_PLAIN)) {
 		if (v6)
 			l3_len = rte_be_to_cpu_16(((struct rte_ipv6_hdr *)l3)->payload_len) +
 				 sizeof(struct rte_ipv6_hdr);
@@ -424,10 +483,8 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 		/* the parsed header is 14 bytes into the first segment */
 		eth = (struct rte_ether_hdr *)((uint8_t *)l3 - RTE_ETHER_HDR_LEN);
 	}
-	/* both MACs in one 12-byte copy */
-	memcpy(eth, hop->eth, sizeof(hop->eth));
-	c->nh_pkts[nh_idx]++;
-	out_add(out, acc, hop->port, m);
+	rewrite_unicast(hop, &c->nh_pkts[nh_idx], eth);
+	out_add(out, acc, hop_port(hop), m);
 	return 0;
 }
 
@@ -503,20 +560,21 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 
 /*
  * Pass 3 of the usual burst from packet k on, out of line: the packets
- * before k were rewritten in place to out->port[0 .. k) (the unicast loop
- * of process_burst() stopped at k: no route, a shared packet or an
- * encapsulation). @return the drops.
+ * before k were rewritten in place (forward_inplace() stopped at k: no
+ * route or an encapsulation), and the next hops of the first @p looked
+ * packets are in idx[]. @return the drops.
  */
 static __rte_noinline uint16_t
 forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
-	     uint16_t k, uint16_t n, void *const *l3, const uint32_t *idx,
-	     struct l3fwd_out *out)
+	     unsigned int k, uint16_t n, void *const *l3, const uint32_t *dst, uint32_t *idx,
+	     unsigned int looked, struct l3fwd_out *out)
 {
 	struct out_acc acc = OUT_ACC_INIT;
 	uint16_t i, dropped = 0;
 
+	lpm_lookup4_burst(c, &dst[looked], n - looked, &idx[looked]);
 	for (i = 0; i < k; i++)
-		out_add(out, &acc, out->port[i], pkts[i]);
+		out_add(out, &acc, hop_port(&c->hop[idx[i]]), pkts[i]);
 	for (; i < n; i++)
 		dropped += forward_or_drop(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc,
 					   true, true);
@@ -525,51 +583,20 @@ forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 }
 
 /*
- * One burst, with the port's classification (sw_ptype) and checksum
- * (rx_cksum) modes as constants. Pass 1 runs the common case alone, four
- * packets at a time (l3fwd_fast4_x4_dec(), the packet data PREFETCH_AHEAD
- * on prefetched), decrements the TTL of the packets it takes (every later
- * step knows: PKT_V4_TTL, forward()'s ttl_done) and sums the burst's bytes
- * and nb_segs; when it took every packet and the lookup
- * is LPM (the usual burst), passes 2 and 3 follow here, four LPM lookups at
- * a time and the unicast rewrite in place, with no per-packet kind or index
- * indirection and no output array: pkts is the output. A packet that is
- * not rewritten in place sends the rest of pass 3 to forward_rest(); any
- * other burst goes on in process_rest().
+ * Pass 1 of a burst: l3fwd_fast4_x4_dec() four packets at a time (the packet
+ * data PREFETCH_AHEAD on prefetched), l3fwd_fast4() on the last ones, the
+ * burst's sums in @p sums. @return true when some packet was not taken.
  */
-static __rte_always_inline uint16_t
-process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
-	      uint16_t n, struct l3fwd_out *out, const bool sw_ptype, const bool rx_cksum)
+static __rte_always_inline bool
+first_pass(struct rte_mbuf **pkts, uint16_t n, uint32_t max_frame, const bool sw_ptype,
+	   const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
 {
-	void *l3[L3FWD_BURST_MAX];
-	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
-	const struct l3fwd_hop *hops = c->hop;
-	uint64_t *nh_pkts = c->nh_pkts;
 	struct rte_ipv4_hdr *ip;
-	const uint32_t max_frame = c->max_frame;
-	uint16_t i, j, segs, port_or = 0, port_and = UINT16_MAX;
-	struct out_acc acc;
-	struct l3fwd_sums sums;
-	uint32_t bytes;
 	bool rest = false;
+	uint16_t i, j;
 
-	/* a longer burst would overrun the arrays: a bug in the caller */
-	RTE_VERIFY(n <= L3FWD_BURST_MAX);
-	l3fwd_sums_init(&sums);
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-#define PASS1_ONE(i) do {						\
-		l3fwd_sums_add(&sums, pkts[i]);				\
-		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum); \
-		l3[i] = ip;						\
-		if (likely(ip != NULL)) {				\
-			dst[i] = rte_be_to_cpu_32(ip->dst_addr);	\
-			l3fwd_ttl_dec4(ip);				\
-		} else {						\
-			rest = true;					\
-		}							\
-	} while (0)
-	/* four at a time (rfc1812.h), the data of the next four prefetched */
 	for (i = 0; i + 4 <= n; i += 4) {
 		/* where the data of a received packet starts: a hint, so the
 		 * actual data_off need not be read */
@@ -585,12 +612,105 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 		}
 #undef PREFETCH_DATA
 		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
-					    &dst[i], &sums) != 0xf))
+						&dst[i], sums) != 0xf))
 			rest = true;
 	}
-	for (; i < n; i++)
-		PASS1_ONE(i);
-#undef PASS1_ONE
+	for (; i < n; i++) {
+		l3fwd_sums_add(sums, pkts[i]);
+		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum);
+		l3[i] = ip;
+		if (likely(ip != NULL)) {
+			dst[i] = rte_be_to_cpu_32(ip->dst_addr);
+			l3fwd_ttl_dec4(ip);
+		} else {
+			rest = true;
+		}
+	}
+	return rest;
+}
+
+/*
+ * Passes 2 and 3 of the usual burst (every packet taken by the first pass,
+ * LPM): four lookups at a time, then the four rewrites in place unless a
+ * hop of the four is not plain (then forward_rest() from there on); pkts is
+ * the output, its ports stored only when they differ. @return the drops.
+ */
+static __rte_always_inline uint16_t
+forward_inplace(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
+		uint16_t n, void *const *l3, const uint32_t *dst, uint32_t bytes, uint16_t segs,
+		struct l3fwd_out *out)
+{
+	/* locals: the byte stores of the rewrite could alias *c and idx[] */
+	const struct l3fwd_hop *hops = c->hop;
+	const struct rte_lpm *lpm = c->t->lpm4;
+	const uint32_t def4 = c->def4;
+	uint64_t *nh_pkts = c->nh_pkts;
+	uint32_t idx[L3FWD_BURST_MAX];
+	uint32_t mix = 0, m, x0, x1, x2, x3;
+	struct out_acc acc;
+	unsigned int i;
+
+#define ETH_OF(i) ((uint8_t *)l3[i] - RTE_ETHER_HDR_LEN)
+	for (i = 0; i + 4 <= n; i += 4) {
+		lpm_lookup4_x4(lpm, def4, &dst[i], &idx[i]);
+		x0 = idx[i];
+		x1 = idx[i + 1];
+		x2 = idx[i + 2];
+		x3 = idx[i + 3];
+		m = hops[x0].mix | hops[x1].mix | hops[x2].mix | hops[x3].mix;
+		if (unlikely(m & L3FWD_HOP_NOT_PLAIN))
+			return forward_rest(c, rx, pkts, i, n, l3, dst, idx, i + 4, out);
+		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
+		rewrite_unicast(&hops[x1], &nh_pkts[x1], ETH_OF(i + 1));
+		rewrite_unicast(&hops[x2], &nh_pkts[x2], ETH_OF(i + 2));
+		rewrite_unicast(&hops[x3], &nh_pkts[x3], ETH_OF(i + 3));
+		mix |= m;
+	}
+	for (; i < n; i++) {
+		x0 = lpm_lookup4(lpm, def4, dst[i]);
+		idx[i] = x0;
+		if (unlikely(hops[x0].mix & L3FWD_HOP_NOT_PLAIN))
+			return forward_rest(c, rx, pkts, i, n, l3, dst, idx, i + 1, out);
+		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
+		mix |= hops[x0].mix;
+	}
+#undef ETH_OF
+	acc = (struct out_acc){ .bytes = bytes, .n = n, .port_or = mix & L3FWD_HOP_PORT,
+				.port_and = (uint16_t)~(mix >> 16), .segs = segs };
+	if (likely(acc.port_or == acc.port_and))
+		out->port[0] = acc.port_or;
+	else
+		for (i = 0; i < n; i++)
+			out->port[i] = hop_port(&hops[idx[i]]);
+	out_done(out, &acc, pkts);
+	return 0;
+}
+
+/*
+ * One burst, with the port's classification (sw_ptype) and checksum
+ * (rx_cksum) modes as constants. Pass 1 (first_pass()) runs the common case
+ * alone, decrements the TTL of the packets it takes (every later step
+ * knows: PKT_V4_TTL, forward()'s ttl_done) and sums the burst's bytes and
+ * nb_segs; when it took every packet and the lookup is LPM (the usual
+ * burst), passes 2 and 3 follow in forward_inplace(), with no per-packet
+ * kind or index indirection and no output array: pkts is the output. Any
+ * other burst goes on in process_rest().
+ */
+static __rte_always_inline uint16_t
+process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
+	      uint16_t n, struct l3fwd_out *out, const bool sw_ptype, const bool rx_cksum)
+{
+	void *l3[L3FWD_BURST_MAX];
+	uint32_t dst[L3FWD_BURST_MAX];
+	struct l3fwd_sums sums;
+	uint32_t bytes;
+	uint16_t i, segs;
+	bool rest;
+
+	/* a longer burst would overrun the arrays: a bug in the caller */
+	RTE_VERIFY(n <= L3FWD_BURST_MAX);
+	l3fwd_sums_init(&sums);
+	rest = first_pass(pkts, n, c->max_frame, sw_ptype, rx_cksum, l3, dst, &sums);
 	l3fwd_sums_get(&sums, &bytes, &segs);
 	/* the input's counts, before anything is freed or changed */
 	out->rx_bytes = bytes;
@@ -600,39 +720,7 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 			out->rx_chains += pkts[i]->nb_segs > 1;
 	if (unlikely(rest) || c->lookup != L3FWD_LOOKUP_LPM)
 		return process_rest(c, rx, pkts, n, out, l3, dst);
-	/* all IPv4 unicast, in order: idx[i] is packet i's */
-	for (i = 0; i + 4 <= n; i += 4) {
-		xmm_t v;
-
-		memcpy(&v, &dst[i], sizeof(v));		/* one unaligned vector load */
-		rte_lpm_lookupx4(c->t->lpm4, v, &idx[i], c->t->def4);
-	}
-	for (; i < n; i++)
-		idx[i] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
-	/* rewrite in place: TTL, checksum, both MACs; pkts is the output */
-	for (i = 0; i < n; i++) {
-		const uint32_t nh = idx[i];	/* once: the stores below may alias */
-		const struct l3fwd_hop *hop;
-
-		/* no route or an encapsulation: forward_rest() from here (pass 1
-		 * took only packets it may write in place: direct, reference
-		 * count 1, l3fwd_fast4()) */
-		if (unlikely(nh == L3FWD_NO_ROUTE))
-			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
-		hop = &hops[nh];
-		if (unlikely(hop->encap != L3FWD_ENCAP_NONE))
-			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
-		ip = l3[i];
-		memcpy((uint8_t *)ip - RTE_ETHER_HDR_LEN, hop->eth, sizeof(hop->eth));
-		nh_pkts[nh]++;
-		out->port[i] = hop->port;
-		port_or |= hop->port;
-		port_and &= hop->port;
-	}
-	acc = (struct out_acc){ .bytes = bytes, .n = n, .port_or = port_or,
-				.port_and = port_and, .segs = segs };
-	out_done(out, &acc, pkts);
-	return 0;
+	return forward_inplace(c, rx, pkts, n, l3, dst, bytes, segs, out);
 }
 
 uint16_t

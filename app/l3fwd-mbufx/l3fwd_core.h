@@ -84,12 +84,24 @@ struct l3fwd_eth {
 	uint8_t b[2 * RTE_ETHER_ADDR_LEN];
 };
 
-/** What the rewrite of a unicast packet needs of its next hop, in 16 bytes. */
+/** Output port bits of struct l3fwd_hop.mix. */
+#define L3FWD_HOP_PORT 0x7fffu
+/** Set in struct l3fwd_hop.mix when the hop is not a plain rewrite. */
+#define L3FWD_HOP_NOT_PLAIN 0x8000u
+
+/**
+ * What the rewrite of a unicast packet needs of its next hop, in 16 bytes.
+ * mix holds the output port (bits 0-14, L3FWD_HOP_PORT),
+ * L3FWD_HOP_NOT_PLAIN for a hop that is not a plain MAC rewrite (an
+ * encapsulation, or the entry c->hop[c->nb_nh] that stands for "no
+ * route"), and the complement of the port in bits 16-31: the OR of the
+ * mix words of a burst's hops is at once the OR of their ports (low
+ * bits), the complement of the AND of their ports (high half) and whether
+ * any is not plain, one operation per packet.
+ */
 struct l3fwd_hop {
 	uint8_t eth[2 * RTE_ETHER_ADDR_LEN];	/**< MACs of the output port */
-	uint16_t port;				/**< output port */
-	uint8_t encap;				/**< not plain: enum l3fwd_encap */
-	uint8_t pad;
+	uint32_t mix;				/**< see above */
 };
 
 /** What the core needs to know about the port a burst came from. */
@@ -115,6 +127,7 @@ struct l3fwd_ctx {
 	uint32_t nb_nh;
 	enum l3fwd_lookup lookup;
 	uint32_t max_frame;		/**< longest frame accepted (no CRC) */
+	uint32_t def4;			/**< LPM miss: the /0 route, else nb_nh */
 	unsigned int front_flags;	/**< APP_FRONT_CHAIN with --encap-chain */
 	uint64_t *drop;			/**< [L3FWD_DROP_MAX] by enum l3fwd_drop */
 	/** Route counters (enum l3fwd_route_ctr): counter k of next hop i
@@ -122,7 +135,7 @@ struct l3fwd_ctx {
 	uint64_t *nh_pkts;		/**< [nb_nh] packets (copies) per next hop */
 	uint64_t *nh_inplace;		/**< [nb_nh] encapsulations in the headroom */
 	uint64_t *nh_chained;		/**< [nb_nh] encapsulations chained */
-	struct l3fwd_hop *hop;		/**< [nb_nh] from nh[] and eth[] */
+	struct l3fwd_hop *hop;		/**< [nb_nh + 1] from nh[] and eth[] */
 	struct l3fwd_eth eth[RTE_MAX_ETHPORTS];	/**< per output port */
 };
 
