@@ -591,9 +591,10 @@ static __rte_always_inline bool
 first_pass(struct rte_mbuf **pkts, uint16_t n, uint32_t max_frame, const bool sw_ptype,
 	   const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
 {
+	struct l3fwd_sums s = *sums;	/* a local: the header stores cannot alias it */
 	struct rte_ipv4_hdr *ip;
 	bool rest = false;
-	uint16_t i, j;
+	unsigned int i, j;
 
 	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
@@ -612,11 +613,11 @@ first_pass(struct rte_mbuf **pkts, uint16_t n, uint32_t max_frame, const bool sw
 		}
 #undef PREFETCH_DATA
 		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
-						&dst[i], sums) != 0xf))
+						&dst[i], &s) != 0xf))
 			rest = true;
 	}
 	for (; i < n; i++) {
-		l3fwd_sums_add(sums, pkts[i]);
+		l3fwd_sums_add(&s, pkts[i]);
 		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum);
 		l3[i] = ip;
 		if (likely(ip != NULL)) {
@@ -626,6 +627,7 @@ first_pass(struct rte_mbuf **pkts, uint16_t n, uint32_t max_frame, const bool sw
 			rest = true;
 		}
 	}
+	*sums = s;
 	return rest;
 }
 

@@ -544,20 +544,20 @@ x4_cksum_ok(const struct x4_mbufs *f, const struct x4_hdrs *x, __m128i ok,
 	return _mm_and_si128(ok, _mm_or_si128(ck, X4_LE(s, _mm_set1_epi32(65536))));
 }
 
-/* l3fwd_ttl_dec4() of the four headers at l3[], r2 their TTL, protocol and
- * checksum words. */
+/* l3fwd_ttl_dec4() of the four frames at h[] (the IPv4 header at 14), r2
+ * their TTL, protocol and checksum words. */
 static __rte_always_inline void
-x4_ttl_dec(__m128i r2, void *const *l3)
+x4_ttl_dec(__m128i r2, uint8_t *const h[4])
 {
 	__m128i c;
 
 	c = _mm_cmpeq_epi32(_mm_max_epu32(r2, _mm_set1_epi32((int)0xfffe0000u)), r2);
 	c = _mm_and_si128(c, _mm_set1_epi32(0x10000));
 	r2 = _mm_add_epi32(_mm_add_epi32(r2, c), _mm_set1_epi32(0xffff));
-	l3fwd_st32((uint8_t *)l3[0] + 8, (uint32_t)_mm_extract_epi32(r2, 0));
-	l3fwd_st32((uint8_t *)l3[1] + 8, (uint32_t)_mm_extract_epi32(r2, 1));
-	l3fwd_st32((uint8_t *)l3[2] + 8, (uint32_t)_mm_extract_epi32(r2, 2));
-	l3fwd_st32((uint8_t *)l3[3] + 8, (uint32_t)_mm_extract_epi32(r2, 3));
+	l3fwd_st32(h[0] + RTE_ETHER_HDR_LEN + 8, (uint32_t)_mm_extract_epi32(r2, 0));
+	l3fwd_st32(h[1] + RTE_ETHER_HDR_LEN + 8, (uint32_t)_mm_extract_epi32(r2, 1));
+	l3fwd_st32(h[2] + RTE_ETHER_HDR_LEN + 8, (uint32_t)_mm_extract_epi32(r2, 2));
+	l3fwd_st32(h[3] + RTE_ETHER_HDR_LEN + 8, (uint32_t)_mm_extract_epi32(r2, 3));
 }
 
 static __rte_always_inline unsigned int
@@ -612,7 +612,7 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 		return res;
 	}
 	if (dec)
-		x4_ttl_dec(x.r2, l3);
+		x4_ttl_dec(x.r2, h);
 	return res;
 }
 
