@@ -635,7 +635,7 @@ first_pass(struct rte_mbuf **pkts, uint16_t n, uint32_t max_frame, const bool sw
  * Passes 2 and 3 of the usual burst (every packet taken by the first pass,
  * LPM): four lookups at a time, then the four rewrites in place unless a
  * hop of the four is not plain (then forward_rest() from there on); pkts is
- * the output, its ports stored only when they differ. @return the drops.
+ * the output, its ports stored after the loop. @return the drops.
  */
 static __rte_always_inline uint16_t
 forward_inplace(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
@@ -679,8 +679,11 @@ forward_inplace(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf 
 #undef ETH_OF
 	acc = (struct out_acc){ .bytes = bytes, .n = n, .port_or = mix & L3FWD_HOP_PORT,
 				.port_and = (uint16_t)~(mix >> 16), .segs = segs };
+	/* every packet's port, as the output promises: one value when they
+	 * are the same (a fill the compiler vectorizes) */
 	if (likely(acc.port_or == acc.port_and))
-		out->port[0] = acc.port_or;
+		for (i = 0; i < n; i++)
+			out->port[i] = acc.port_or;
 	else
 		for (i = 0; i < n; i++)
 			out->port[i] = hop_port(&hops[idx[i]]);
