@@ -33,6 +33,7 @@ enum {
 	PKT_V4,
 	PKT_V6,
 	PKT_V4_TTL,	/* IPv4 taken by l3fwd_fast4(): TTL already decremented */
+	PKT_DONE,	/* rewritten in place already, to the hop in done[] */
 };
 
 int
@@ -505,14 +506,16 @@ forward_or_drop(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf 
 }
 
 /*
- * Passes 1 to 3 of a burst that the common first pass did not take whole:
- * l3[i] is the IPv4 header of every packet l3fwd_fast4() took (its
+ * Passes 1 to 3 of a burst that the usual path did not take whole: the
+ * packets before k were rewritten in place (to the hops done[0 .. k)), l3[i]
+ * is the IPv4 header of every later packet l3fwd_fast4() took (its
  * destination in dst[i], host order), NULL for the others, which classify()
  * now decides. Out of line: the uncommon burst. @return the drops.
  */
 static __rte_noinline uint16_t
 process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
-	     uint16_t n, struct l3fwd_out *out, void **l3, uint32_t *dst)
+	     uint16_t n, struct l3fwd_out *out, void **l3, uint32_t *dst, unsigned int k,
+	     const uint32_t *done)
 {
 	uint32_t idx[L3FWD_BURST_MAX], dst4[L3FWD_BURST_MAX];
 	uint16_t at[L3FWD_BURST_MAX];
@@ -521,6 +524,11 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 	struct out_acc acc = OUT_ACC_INIT;
 
 	for (i = 0; i < n; i++) {
+		if (i < k) {
+			kind[i] = PKT_DONE;
+			idx[i] = done[i];
+			continue;
+		}
 		if (l3[i] != NULL) {
 			kind[i] = PKT_V4_TTL;
 		} else {
@@ -549,7 +557,9 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 		lookup_em(c, pkts, l3, kind, n, idx);
 	/* pass 3: rewrite and hand out */
 	for (i = 0; i < n; i++) {
-		if (kind[i] != PKT_DROPPED)
+		if (kind[i] == PKT_DONE)
+			out_add(out, &acc, hop_port(&c->hop[idx[i]]), pkts[i]);
+		else if (kind[i] != PKT_DROPPED)
 			dropped += forward_or_drop(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6,
 						   idx[i], out, &acc, false,
 						   kind[i] == PKT_V4_TTL);
@@ -558,127 +568,85 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 	return dropped;
 }
 
-/*
- * Pass 3 of the usual burst from packet k on, out of line: the packets
- * before k were rewritten in place (forward_inplace() stopped at k: no
- * route or an encapsulation), and the next hops of the first @p looked
- * packets are in idx[]. @return the drops.
- */
-static __rte_noinline uint16_t
-forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
-	     unsigned int k, uint16_t n, void *const *l3, const uint32_t *dst, uint32_t *idx,
-	     unsigned int looked, struct l3fwd_out *out)
+/* The input's counts (out->rx_*), from the first pass's sums, before
+ * anything is freed or changed. @return the OR of nb_segs. */
+static __rte_always_inline uint16_t
+rx_counts(const struct l3fwd_sums *sums, struct rte_mbuf *const *pkts, uint16_t n,
+	  struct l3fwd_out *out)
 {
-	struct out_acc acc = OUT_ACC_INIT;
-	uint16_t i, dropped = 0;
+	uint32_t bytes;
+	uint16_t i, segs;
 
-	lpm_lookup4_burst(c, &dst[looked], n - looked, &idx[looked]);
-	for (i = 0; i < k; i++)
-		out_add(out, &acc, hop_port(&c->hop[idx[i]]), pkts[i]);
-	for (; i < n; i++)
-		dropped += forward_or_drop(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc,
-					   true, true);
-	out_done(out, &acc, out->buf);
-	return dropped;
+	l3fwd_sums_get(sums, &bytes, &segs);
+	out->rx_bytes = bytes;
+	out->rx_chains = 0;
+	if (unlikely(segs > 1))
+		for (i = 0; i < n; i++)
+			out->rx_chains += pkts[i]->nb_segs > 1;
+	return segs;
+}
+
+/* Where the data of a received packet starts: a hint, so that the actual
+ * data_off need not be read. */
+#define PREFETCH_DATA(m) rte_prefetch0((uint8_t *)(m)->buf_addr + RTE_PKTMBUF_HEADROOM)
+
+/* The data of pkts[i + PREFETCH_AHEAD .. i + PREFETCH_AHEAD + 4), those in the burst. */
+static __rte_always_inline void
+prefetch_next4(struct rte_mbuf *const *pkts, unsigned int i, unsigned int n)
+{
+	unsigned int j;
+
+	if (likely(i + PREFETCH_AHEAD + 4 <= n)) {
+		PREFETCH_DATA(pkts[i + PREFETCH_AHEAD]);
+		PREFETCH_DATA(pkts[i + PREFETCH_AHEAD + 1]);
+		PREFETCH_DATA(pkts[i + PREFETCH_AHEAD + 2]);
+		PREFETCH_DATA(pkts[i + PREFETCH_AHEAD + 3]);
+	} else {
+		for (j = i + PREFETCH_AHEAD; j < n; j++)
+			PREFETCH_DATA(pkts[j]);
+	}
 }
 
 /*
- * Pass 1 of a burst: l3fwd_fast4_x4_dec() four packets at a time (the packet
- * data PREFETCH_AHEAD on prefetched), l3fwd_fast4() on the last ones, the
- * burst's sums in @p sums. @return true when some packet was not taken.
+ * Pass 1 of pkts[0 .. n) (a burst, or what is left of it):
+ * l3fwd_fast4_x4_dec() four packets at a time, l3fwd_fast4() on the last
+ * ones (the data PREFETCH_AHEAD on prefetched), the sums added to @p sums.
  */
-static __rte_always_inline bool
-first_pass(struct rte_mbuf **pkts, uint16_t n, uint32_t max_frame, const bool sw_ptype,
+static __rte_always_inline void
+first_pass(struct rte_mbuf **pkts, unsigned int n, uint32_t max_frame, const bool sw_ptype,
 	   const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
 {
-	struct l3fwd_sums s = *sums;	/* a local: the header stores cannot alias it */
 	struct rte_ipv4_hdr *ip;
-	bool rest = false;
-	unsigned int i, j;
-
-	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i + 4 <= n; i += 4) {
-		/* where the data of a received packet starts: a hint, so the
-		 * actual data_off need not be read */
-#define PREFETCH_DATA(j) rte_prefetch0((uint8_t *)pkts[j]->buf_addr + RTE_PKTMBUF_HEADROOM)
-		if (likely(i + PREFETCH_AHEAD + 4 <= n)) {
-			PREFETCH_DATA(i + PREFETCH_AHEAD);
-			PREFETCH_DATA(i + PREFETCH_AHEAD + 1);
-			PREFETCH_DATA(i + PREFETCH_AHEAD + 2);
-			PREFETCH_DATA(i + PREFETCH_AHEAD + 3);
-		} else {
-			for (j = i + PREFETCH_AHEAD; j < n; j++)
-				PREFETCH_DATA(j);
-		}
-#undef PREFETCH_DATA
-		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
-						&dst[i], &s) != 0xf))
-			rest = true;
-	}
-	for (; i < n; i++) {
-		l3fwd_sums_add(&s, pkts[i]);
-		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum);
-		l3[i] = ip;
-		if (likely(ip != NULL)) {
-			dst[i] = rte_be_to_cpu_32(ip->dst_addr);
-			l3fwd_ttl_dec4(ip);
-		} else {
-			rest = true;
-		}
-	}
-	*sums = s;
-	return rest;
-}
-
-/*
- * Passes 2 and 3 of the usual burst (every packet taken by the first pass,
- * LPM): four lookups at a time, then the four rewrites in place unless a
- * hop of the four is not plain (then forward_rest() from there on); pkts is
- * the output, its ports stored after the loop. @return the drops.
- */
-static __rte_always_inline uint16_t
-forward_inplace(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
-		uint16_t n, void *const *l3, const uint32_t *dst, uint32_t bytes, uint16_t segs,
-		struct l3fwd_out *out)
-{
-	/* locals: the byte stores of the rewrite could alias *c and idx[] */
-	const struct l3fwd_hop *hops = c->hop;
-	const struct rte_lpm *lpm = c->t->lpm4;
-	const uint32_t def4 = c->def4;
-	uint64_t *nh_pkts = c->nh_pkts;
-	uint32_t idx[L3FWD_BURST_MAX];
-	uint32_t mix = 0, m, x0, x1, x2, x3;
-	struct out_acc acc;
 	unsigned int i;
 
-#define ETH_OF(i) ((uint8_t *)l3[i] - RTE_ETHER_HDR_LEN)
 	for (i = 0; i + 4 <= n; i += 4) {
-		lpm_lookup4_x4(lpm, def4, &dst[i], &idx[i]);
-		x0 = idx[i];
-		x1 = idx[i + 1];
-		x2 = idx[i + 2];
-		x3 = idx[i + 3];
-		m = hops[x0].mix | hops[x1].mix | hops[x2].mix | hops[x3].mix;
-		if (unlikely(m & L3FWD_HOP_NOT_PLAIN))
-			return forward_rest(c, rx, pkts, i, n, l3, dst, idx, i + 4, out);
-		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
-		rewrite_unicast(&hops[x1], &nh_pkts[x1], ETH_OF(i + 1));
-		rewrite_unicast(&hops[x2], &nh_pkts[x2], ETH_OF(i + 2));
-		rewrite_unicast(&hops[x3], &nh_pkts[x3], ETH_OF(i + 3));
-		mix |= m;
+		prefetch_next4(pkts, i, n);
+		l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i], &dst[i], sums);
 	}
 	for (; i < n; i++) {
-		x0 = lpm_lookup4(lpm, def4, dst[i]);
-		idx[i] = x0;
-		if (unlikely(hops[x0].mix & L3FWD_HOP_NOT_PLAIN))
-			return forward_rest(c, rx, pkts, i, n, l3, dst, idx, i + 1, out);
-		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
-		mix |= hops[x0].mix;
+		l3fwd_sums_add(sums, pkts[i]);
+		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum);
+		l3[i] = ip;
+		if (ip != NULL) {
+			dst[i] = rte_be_to_cpu_32(ip->dst_addr);
+			l3fwd_ttl_dec4(ip);
+		}
 	}
-#undef ETH_OF
-	acc = (struct out_acc){ .bytes = bytes, .n = n, .port_or = mix & L3FWD_HOP_PORT,
-				.port_and = (uint16_t)~(mix >> 16), .segs = segs };
+}
+
+/* The output of a burst forwarded in place whole: pkts, the OR of the
+ * hops' mix words in @p mix. */
+static __rte_always_inline void
+inplace_done(struct l3fwd_out *out, struct rte_mbuf **pkts, uint16_t n,
+	     const struct l3fwd_sums *sums, uint32_t mix, const struct l3fwd_hop *hops,
+	     const uint32_t *idx)
+{
+	struct out_acc acc = { .n = n, .port_or = mix & L3FWD_HOP_PORT,
+			       .port_and = (uint16_t)~(mix >> 16) };
+	uint16_t i;
+
+	acc.segs = rx_counts(sums, pkts, n, out);
+	acc.bytes = out->rx_bytes;
 	/* every packet's port, as the output promises: one value when they
 	 * are the same (a fill the compiler vectorizes) */
 	if (likely(acc.port_or == acc.port_and))
@@ -688,45 +656,92 @@ forward_inplace(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf 
 		for (i = 0; i < n; i++)
 			out->port[i] = hop_port(&hops[idx[i]]);
 	out_done(out, &acc, pkts);
-	return 0;
 }
 
 /*
  * One burst, with the port's classification (sw_ptype) and checksum
- * (rx_cksum) modes as constants. Pass 1 (first_pass()) runs the common case
- * alone, decrements the TTL of the packets it takes (every later step
- * knows: PKT_V4_TTL, forward()'s ttl_done) and sums the burst's bytes and
- * nb_segs; when it took every packet and the lookup is LPM (the usual
- * burst), passes 2 and 3 follow in forward_inplace(), with no per-packet
- * kind or index indirection and no output array: pkts is the output. Any
- * other burst goes on in process_rest().
+ * (rx_cksum) modes as constants, under LPM in one loop over groups of four
+ * (the data of the next four prefetched): pass 1 (l3fwd_fast4_x4_dec(),
+ * which decrements the TTL of the packets it takes and sums the burst's
+ * bytes and nb_segs), pass 2 (rte_lpm_lookupx4()) and pass 3 (the four
+ * unicast rewrites in place), with no per-packet kind or index indirection
+ * and no output array: pkts is the output. At the first group that is not
+ * the usual one (a packet pass 1 did not take, a hop that is not a plain
+ * rewrite) the rest of the burst gets pass 1 and goes on in process_rest(),
+ * which knows the packets forwarded in place (and every later step knows
+ * the TTL of a packet pass 1 took is done: PKT_V4_TTL, forward()'s
+ * ttl_done). Under EM, pass 1 runs over the burst and process_rest()
+ * follows.
  */
 static __rte_always_inline uint16_t
 process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
 	      uint16_t n, struct l3fwd_out *out, const bool sw_ptype, const bool rx_cksum)
 {
+	/* locals: the byte stores of the rewrite could alias *c and idx[] */
+	const struct l3fwd_hop *hops = c->hop;
+	const struct rte_lpm *lpm = c->t->lpm4;
+	const uint32_t def4 = c->def4, max_frame = c->max_frame;
+	uint64_t *nh_pkts = c->nh_pkts;
+	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
 	void *l3[L3FWD_BURST_MAX];
-	uint32_t dst[L3FWD_BURST_MAX];
+	uint32_t mix = 0, m, x0, x1, x2, x3;
+	unsigned int i, k = 0, j = 0;
 	struct l3fwd_sums sums;
-	uint32_t bytes;
-	uint16_t i, segs;
-	bool rest;
 
 	/* a longer burst would overrun the arrays: a bug in the caller */
 	RTE_VERIFY(n <= L3FWD_BURST_MAX);
 	l3fwd_sums_init(&sums);
-	rest = first_pass(pkts, n, c->max_frame, sw_ptype, rx_cksum, l3, dst, &sums);
-	l3fwd_sums_get(&sums, &bytes, &segs);
-	/* the input's counts, before anything is freed or changed */
-	out->rx_bytes = bytes;
-	out->rx_chains = 0;
-	if (unlikely(segs > 1))
-		for (i = 0; i < n; i++)
-			out->rx_chains += pkts[i]->nb_segs > 1;
-	if (unlikely(rest) || c->lookup != L3FWD_LOOKUP_LPM)
-		return process_rest(c, rx, pkts, n, out, l3, dst);
-	return forward_inplace(c, rx, pkts, n, l3, dst, bytes, segs, out);
+	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
+		PREFETCH_DATA(pkts[i]);
+	if (c->lookup != L3FWD_LOOKUP_LPM)
+		goto rest;
+#define ETH_OF(i) ((uint8_t *)l3[i] - RTE_ETHER_HDR_LEN)
+	for (i = 0; i + 4 <= n; i += 4) {
+		prefetch_next4(pkts, i, n);
+		k = i;
+		j = i + 4;
+		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
+						&dst[i], &sums) != 0xf))
+			goto rest;
+		lpm_lookup4_x4(lpm, def4, &dst[i], &idx[i]);
+		x0 = idx[i];
+		x1 = idx[i + 1];
+		x2 = idx[i + 2];
+		x3 = idx[i + 3];
+		m = hops[x0].mix | hops[x1].mix | hops[x2].mix | hops[x3].mix;
+		if (unlikely(m & L3FWD_HOP_NOT_PLAIN))
+			goto rest;
+		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
+		rewrite_unicast(&hops[x1], &nh_pkts[x1], ETH_OF(i + 1));
+		rewrite_unicast(&hops[x2], &nh_pkts[x2], ETH_OF(i + 2));
+		rewrite_unicast(&hops[x3], &nh_pkts[x3], ETH_OF(i + 3));
+		mix |= m;
+	}
+	for (; i < n; i++) {
+		k = i;
+		j = i + 1;
+		l3fwd_sums_add(&sums, pkts[i]);
+		l3[i] = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum);
+		if (unlikely(l3[i] == NULL))
+			goto rest;
+		dst[i] = rte_be_to_cpu_32(((struct rte_ipv4_hdr *)l3[i])->dst_addr);
+		l3fwd_ttl_dec4(l3[i]);
+		x0 = lpm_lookup4(lpm, def4, dst[i]);
+		idx[i] = x0;
+		if (unlikely(hops[x0].mix & L3FWD_HOP_NOT_PLAIN))
+			goto rest;
+		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
+		mix |= hops[x0].mix;
+	}
+#undef ETH_OF
+	inplace_done(out, pkts, n, &sums, mix, hops, idx);
+	return 0;
+rest:
+	first_pass(&pkts[j], n - j, max_frame, sw_ptype, rx_cksum, &l3[j], &dst[j], &sums);
+	rx_counts(&sums, pkts, n, out);
+	return process_rest(c, rx, pkts, n, out, l3, dst, k, idx);
 }
+#undef PREFETCH_DATA
 
 uint16_t
 l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,
