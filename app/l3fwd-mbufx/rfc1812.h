@@ -471,13 +471,11 @@ x4_hdrs_load(uint8_t *const h[4], struct x4_hdrs *x)
 /* a <= b, unsigned, per 32-bit lane */
 #define X4_LE(a, b) _mm_cmpeq_epi32(_mm_min_epu32((a), (b)), (a))
 
-/* Every check but data_len and the checksum: all ones in the lanes that pass. */
+/* The checks of the mbuf fields: all ones in the lanes that pass. */
 static __rte_always_inline __m128i
-x4_checks(const struct x4_mbufs *f, const struct x4_hdrs *x, uint32_t max_frame,
-	  const bool sw_ptype)
+x4_mbuf_checks(const struct x4_mbufs *f, uint32_t max_frame, const bool sw_ptype)
 {
-	const __m128i lo8 = _mm_set1_epi32(0xff);
-	__m128i ok, v, y;
+	__m128i ok, v;
 
 	/* pkt_len <= max_frame; refcnt 1; direct */
 	ok = X4_LE(f->pl, _mm_set1_epi32((int)max_frame));
@@ -485,15 +483,27 @@ x4_checks(const struct x4_mbufs *f, const struct x4_hdrs *x, uint32_t max_frame,
 	v = _mm_and_si128(f->ohi, _mm_set1_epi32((int)((RTE_MBUF_F_INDIRECT |
 							 RTE_MBUF_F_EXTERNAL) >> 32)));
 	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_setzero_si128()));
-	/* classification and version/IHL */
+	if (!sw_ptype) {
+		v = _mm_and_si128(f->pt, _mm_set1_epi32(RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK));
+		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(RTE_PTYPE_L2_ETHER |
+									RTE_PTYPE_L3_IPV4)));
+	}
+	return ok;
+}
+
+/* The checks of the headers but the checksum, in the lanes of @p ok. */
+static __rte_always_inline __m128i
+x4_checks(__m128i ok, __m128i pl, const struct x4_hdrs *x, const bool sw_ptype)
+{
+	const __m128i lo8 = _mm_set1_epi32(0xff);
+	__m128i v, y;
+
+	/* the ether type (unless the packet type said) and version/IHL */
 	if (sw_ptype) {
 		v = _mm_blend_epi16(x->e, x->r0, 0x55);	/* 0x45, tos, 0x08, 0x00 */
 		v = _mm_and_si128(v, _mm_set1_epi32((int)0xffff00ff));
 		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(0x00080045)));
 	} else {
-		v = _mm_and_si128(f->pt, _mm_set1_epi32(RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK));
-		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(RTE_PTYPE_L2_ETHER |
-									RTE_PTYPE_L3_IPV4)));
 		v = _mm_cmpeq_epi32(_mm_and_si128(x->r0, lo8), _mm_set1_epi32(RTE_IPV4_VHL_DEF));
 		ok = _mm_and_si128(ok, v);
 	}
@@ -501,7 +511,7 @@ x4_checks(const struct x4_mbufs *f, const struct x4_hdrs *x, uint32_t max_frame,
 	v = _mm_shuffle_epi8(x->r0, _mm_set_epi8(-1, -1, 14, 15, -1, -1, 10, 11,
 						 -1, -1, 6, 7, -1, -1, 2, 3));
 	v = _mm_sub_epi32(v, _mm_set1_epi32(sizeof(struct rte_ipv4_hdr)));
-	y = _mm_sub_epi32(f->pl, _mm_set1_epi32(RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)));
+	y = _mm_sub_epi32(pl, _mm_set1_epi32(RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)));
 	ok = _mm_and_si128(ok, X4_LE(v, y));
 	/* TTL > 1 */
 	ok = _mm_and_si128(ok, _mm_cmpgt_epi32(_mm_and_si128(x->r2, lo8), _mm_set1_epi32(1)));
@@ -575,7 +585,8 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 
 	x4_mbufs_load(pkts, &f);
 	sums->bytes = _mm_add_epi32(sums->bytes, f.pl);
-	sums->segs = _mm_or_si128(sums->segs, _mm_and_si128(f.segs, _mm_set1_epi32(0xffff)));
+	/* the ports in the high halves: l3fwd_sums_get() keeps the low 16 bits */
+	sums->segs = _mm_or_si128(sums->segs, f.segs);
 	/* data_len >= 34 in all four, or one by one */
 	ok = _mm_cmpgt_epi32(_mm_and_si128(f.dl, _mm_set1_epi32(0xffff)), min_len);
 	if (unlikely(_mm_movemask_ps(_mm_castsi128_ps(ok)) != 0xf)) {
@@ -593,6 +604,7 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 		}
 		return res;
 	}
+	ok = x4_mbuf_checks(&f, max_frame, sw_ptype);
 	for (i = 0; i < 4; i++) {
 		h[i] = rte_pktmbuf_mtod(pkts[i], uint8_t *);
 		l3[i] = h[i] + RTE_ETHER_HDR_LEN;
@@ -601,7 +613,7 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 	/* the destinations, host order, for the lookup */
 	_mm_storeu_si128((void *)dst, _mm_shuffle_epi8(x.r4, _mm_set_epi8(12, 13, 14, 15,
 		8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3)));
-	ok = x4_cksum_ok(&f, &x, x4_checks(&f, &x, max_frame, sw_ptype), rx_cksum);
+	ok = x4_cksum_ok(&f, &x, x4_checks(ok, f.pl, &x, sw_ptype), rx_cksum);
 	res = (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(ok));
 	if (unlikely(res != 0xf)) {
 		for (i = 0; i < 4; i++)
