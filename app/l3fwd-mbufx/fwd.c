@@ -590,19 +590,19 @@ rx_counts(const struct l3fwd_sums *sums, struct rte_mbuf *const *pkts, uint16_t 
  * data_off need not be read. */
 #define PREFETCH_DATA(m) rte_prefetch0((uint8_t *)(m)->buf_addr + RTE_PKTMBUF_HEADROOM)
 
-/* The data of pkts[i + PREFETCH_AHEAD .. i + PREFETCH_AHEAD + 4), those in the burst. */
+/* The data of pkts[i .. i + 4), those in the burst. */
 static __rte_always_inline void
-prefetch_next4(struct rte_mbuf *const *pkts, unsigned int i, unsigned int n)
+prefetch4(struct rte_mbuf *const *pkts, unsigned int i, unsigned int n)
 {
 	unsigned int j;
 
-	if (likely(i + PREFETCH_AHEAD + 4 <= n)) {
-		PREFETCH_DATA(pkts[i + PREFETCH_AHEAD]);
-		PREFETCH_DATA(pkts[i + PREFETCH_AHEAD + 1]);
-		PREFETCH_DATA(pkts[i + PREFETCH_AHEAD + 2]);
-		PREFETCH_DATA(pkts[i + PREFETCH_AHEAD + 3]);
+	if (likely(i + 4 <= n)) {
+		PREFETCH_DATA(pkts[i]);
+		PREFETCH_DATA(pkts[i + 1]);
+		PREFETCH_DATA(pkts[i + 2]);
+		PREFETCH_DATA(pkts[i + 3]);
 	} else {
-		for (j = i + PREFETCH_AHEAD; j < n; j++)
+		for (j = i; j < n; j++)
 			PREFETCH_DATA(pkts[j]);
 	}
 }
@@ -620,7 +620,7 @@ first_pass(struct rte_mbuf **pkts, unsigned int n, uint32_t max_frame, const boo
 	unsigned int i;
 
 	for (i = 0; i + 4 <= n; i += 4) {
-		prefetch_next4(pkts, i, n);
+		prefetch4(pkts, i + PREFETCH_AHEAD, n);
 		l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i], &dst[i], sums);
 	}
 	for (; i < n; i++) {
@@ -691,13 +691,13 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 	/* a longer burst would overrun the arrays: a bug in the caller */
 	RTE_VERIFY(n <= L3FWD_BURST_MAX);
 	l3fwd_sums_init(&sums);
-	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
-		PREFETCH_DATA(pkts[i]);
+	RTE_BUILD_BUG_ON(PREFETCH_AHEAD != 4);
+	prefetch4(pkts, 0, n);
 	if (c->lookup != L3FWD_LOOKUP_LPM)
 		goto rest;
 #define ETH_OF(i) ((uint8_t *)l3[i] - RTE_ETHER_HDR_LEN)
 	for (i = 0; i + 4 <= n; i += 4) {
-		prefetch_next4(pkts, i, n);
+		prefetch4(pkts, i + PREFETCH_AHEAD, n);
 		k = i;
 		j = i + 4;
 		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
