@@ -49,19 +49,19 @@
  * header to a unicast destination in its first segment, a direct mbuf with
  * no other reference, every check passed) takes a short path in (1), with
  * the port's classification and checksum modes compiled in, four packets at
- * a time (rfc1812.h), its TTL and checksum updated there. A burst whose
- * packets all took it under LPM runs (2) and (3) on the packets in order,
- * four at a time, without the per-packet family and index indirections and
- * without a multicast test; any other burst goes on out of line, through
- * the general classifier for the packets the short path left. The output's
- * count, bytes, chain and one-port summaries are kept in registers during
- * the burst and written once at its end (the one-port summary and the
- * plain-rewrite test are one OR per packet: struct l3fwd_hop). When every
- * packet of the short path is rewritten in place (no drop, no
- * encapsulation: the usual burst), the output is the input array itself,
- * its bytes and chains those pass 1 summed. At the first group of four
- * that is not, the rest of the burst goes on out of line, into the
- * output's own array.
+ * a time (rfc1812.h), its TTL and checksum updated there. Under LPM the
+ * three steps run per group of four in one loop: (1) on the group, then
+ * (2) and (3) on it in order, without the per-packet family and index
+ * indirections and without a multicast test. The output's count, bytes,
+ * chain and one-port summaries are kept in registers during the burst and
+ * written once at its end (the one-port summary and the plain-rewrite test
+ * are one OR per packet: struct l3fwd_hop). When every packet is taken and
+ * rewritten in place (no drop, no encapsulation: the usual burst), the
+ * output is the input array itself, its bytes and chains those (1) summed.
+ * At the first group of four that is not, the rest of the burst gets (1)
+ * and goes on out of line, through the general classifier for the packets
+ * the short path left, into the output's own array, after the packets
+ * already forwarded. Under EM, (1) runs over the burst, then the rest.
  */
 
 #ifndef L3FWD_CORE_H
