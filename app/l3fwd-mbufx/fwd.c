@@ -33,6 +33,7 @@ enum {
 	PKT_V4,
 	PKT_V6,
 	PKT_V4_TTL,	/* IPv4 taken by l3fwd_fast4(): TTL already decremented */
+	PKT_DONE,	/* rewritten in place already, to the hop in done[] */
 };
 
 int
@@ -54,24 +55,31 @@ l3fwd_ctx_init(struct l3fwd_ctx *c, int socket, const struct rte_ether_addr *src
 	c->max_frame = l3fwd.max_frame;
 	c->front_flags = l3fwd.encap_chain ? APP_FRONT_CHAIN : 0;
 	c->drop = drop;
-	c->nh_pkts = rte_zmalloc_socket("l3fwd_cnt", 3 * sizeof(uint64_t) * c->nb_nh,
+	c->nh_pkts = rte_zmalloc_socket("l3fwd_cnt",
+					L3FWD_ROUTE_CTR_MAX * sizeof(uint64_t) * c->nb_nh,
 					RTE_CACHE_LINE_SIZE, socket);
-	c->hop = rte_zmalloc_socket("l3fwd_hop", sizeof(*c->hop) * c->nb_nh,
+	/* one more: the hop of "no route", never plain */
+	c->hop = rte_zmalloc_socket("l3fwd_hop", sizeof(*c->hop) * (c->nb_nh + 1),
 				    RTE_CACHE_LINE_SIZE, socket);
 	if (c->nh_pkts == NULL || c->hop == NULL) {
 		l3fwd_ctx_free(c);
 		return -ENOMEM;
 	}
-	c->nh_inplace = c->nh_pkts + c->nb_nh;
-	c->nh_chained = c->nh_inplace + c->nb_nh;
+	c->nh_inplace = c->nh_pkts + L3FWD_ROUTE_ENCAP_INPLACE * c->nb_nh;
+	c->nh_chained = c->nh_pkts + L3FWD_ROUTE_ENCAP_CHAINED * c->nb_nh;
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++) {
 		memcpy(c->eth[port].b, &l3fwd.dst_mac[port], RTE_ETHER_ADDR_LEN);
 		memset(c->eth[port].b + RTE_ETHER_ADDR_LEN, 0, RTE_ETHER_ADDR_LEN);
 	}
+	RTE_BUILD_BUG_ON(RTE_MAX_ETHPORTS > L3FWD_HOP_PORT + 1);
 	for (i = 0; i < c->nb_nh; i++) {
-		c->hop[i].port = c->nh[i].port;
-		c->hop[i].encap = c->nh[i].encap;
+		uint16_t port = c->nh[i].port;
+
+		c->hop[i].mix = port | (uint32_t)(uint16_t)~port << 16 |
+				(c->nh[i].encap != L3FWD_ENCAP_NONE ? L3FWD_HOP_NOT_PLAIN : 0);
 	}
+	c->hop[c->nb_nh].mix = L3FWD_HOP_NOT_PLAIN;
+	c->def4 = c->t->def4 == L3FWD_NO_ROUTE ? c->nb_nh : c->t->def4;
 	for (port = 0; port < RTE_MAX_ETHPORTS; port++)
 		l3fwd_ctx_set_mac(c, port, src_mac != NULL ? &src_mac[port] : NULL);
 	return 0;
@@ -87,7 +95,7 @@ l3fwd_ctx_set_mac(struct l3fwd_ctx *c, uint16_t port, const struct rte_ether_add
 	if (src != NULL)
 		memcpy(c->eth[port].b + RTE_ETHER_ADDR_LEN, src, RTE_ETHER_ADDR_LEN);
 	for (i = 0; i < c->nb_nh; i++)
-		if (c->hop[i].port == port)
+		if (c->nh[i].port == port)
 			memcpy(c->hop[i].eth, c->eth[port].b, sizeof(c->hop[i].eth));
 }
 
@@ -301,13 +309,48 @@ dropped:
 	return PKT_DROPPED;
 }
 
-/* Pass 2, LPM: the n4 IPv4 destinations (host order, packet index in at[])
- * four at a time, IPv6 one by one. */
+/* An LPM miss: c->def4 (the /0 route, else c->nb_nh: the hop of "no
+ * route"), so that every result indexes c->hop[]. */
+static __rte_always_inline uint32_t
+lpm_lookup4(const struct rte_lpm *lpm, uint32_t def4, uint32_t dst)
+{
+	uint32_t nh;
+
+	return rte_lpm_lookup(lpm, dst, &nh) == 0 ? nh : def4;
+}
+
+/* Pass 2, LPM: the next hops of four IPv4 destinations (host order). */
+static __rte_always_inline void
+lpm_lookup4_x4(const struct rte_lpm *lpm, uint32_t def4, const uint32_t *dst, uint32_t *idx)
+{
+	xmm_t v;
+
+	memcpy(&v, dst, sizeof(v));		/* one unaligned vector load */
+	rte_lpm_lookupx4(lpm, v, idx, def4);
+}
+
+/* Pass 2, LPM: the next hops of n IPv4 destinations, four at a time. */
+static __rte_always_inline void
+lpm_lookup4_burst(const struct l3fwd_ctx *c, const uint32_t *dst, unsigned int n,
+		  uint32_t *idx)
+{
+	const struct rte_lpm *lpm = c->t->lpm4;
+	const uint32_t def4 = c->def4;
+	unsigned int i;
+
+	for (i = 0; i + 4 <= n; i += 4)
+		lpm_lookup4_x4(lpm, def4, &dst[i], &idx[i]);
+	for (; i < n; i++)
+		idx[i] = lpm_lookup4(lpm, def4, dst[i]);
+}
+
+/* Pass 2, LPM: the n4 IPv4 destinations (host order, packet index in at[]),
+ * IPv6 one by one. */
 static __rte_always_inline void
 lookup_lpm(const struct l3fwd_ctx *c, void *const *l3, const uint8_t *kind, uint16_t n,
 	   const uint32_t *dst, const uint16_t *at, uint16_t n4, bool any6, uint32_t *idx)
 {
-	uint32_t hop[4];
+	uint32_t idx4[L3FWD_BURST_MAX];
 	uint16_t i;
 
 	if (unlikely(any6))
@@ -315,18 +358,9 @@ lookup_lpm(const struct l3fwd_ctx *c, void *const *l3, const uint8_t *kind, uint
 			if (kind[i] == PKT_V6)
 				idx[i] = l3fwd_lpm_lookup6(c->t, L3FWD_IP6_BYTES(
 						((const struct rte_ipv6_hdr *)l3[i])->dst_addr));
-	for (i = 0; i + 4 <= n4; i += 4) {
-		xmm_t v;
-
-		memcpy(&v, &dst[i], sizeof(v));		/* one unaligned vector load */
-		rte_lpm_lookupx4(c->t->lpm4, v, hop, c->t->def4);
-		idx[at[i]] = hop[0];
-		idx[at[i + 1]] = hop[1];
-		idx[at[i + 2]] = hop[2];
-		idx[at[i + 3]] = hop[3];
-	}
-	for (; i < n4; i++)
-		idx[at[i]] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
+	lpm_lookup4_burst(c, dst, n4, idx4);
+	for (i = 0; i < n4; i++)
+		idx[at[i]] = idx4[i];
 }
 
 /* Pass 2, EM: one bulk hash lookup per family. */
@@ -364,6 +398,32 @@ lookup_em(const struct l3fwd_ctx *c, struct rte_mbuf **pkts, void *const *l3,
 	}
 }
 
+/* The output port of a hop. */
+static __rte_always_inline uint16_t
+hop_port(const struct l3fwd_hop *hop)
+{
+	return (uint16_t)(hop->mix & L3FWD_HOP_PORT);
+}
+
+/* Pass 3, the unicast rewrite: both MACs at @p eth in one 12-byte copy,
+ * counted in @p ctr (the next hop's packets). */
+static __rte_always_inline void
+rewrite_unicast(const struct l3fwd_hop *hop, uint64_t *ctr, void *eth)
+{
+#ifdef L3FWD_FAST4_VEC
+	/* the hop in one load, its first 12 bytes in two stores */
+	__m128i h = _mm_loadu_si128((const void *)hop);
+	uint32_t w = (uint32_t)_mm_extract_epi32(h, 2);
+
+	RTE_BUILD_BUG_ON(offsetof(struct l3fwd_hop, eth) != 0 || sizeof(*hop) != 16);
+	_mm_storel_epi64(eth, h);
+	memcpy((uint8_t *)eth + 8, &w, sizeof(w));
+#else
+	memcpy(eth, hop->eth, sizeof(hop->eth));
+#endif
+	(*ctr)++;
+}
+
 /* Pass 3 on one routed packet *mp (an IPv4 one with its TTL decremented
  * already when @p ttl_done): @return 0 or the drop reason (the packet to
  * drop in *mp). */
@@ -380,7 +440,8 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 	uint8_t ttl;
 	bool mcast;
 
-	if (unlikely(nh_idx == L3FWD_NO_ROUTE))
+	/* L3FWD_NO_ROUTE, or c->nb_nh (an LPM miss) */
+	if (unlikely(nh_idx >= c->nb_nh))
 		return L3FWD_DROP_NO_ROUTE;
 	/* the TTL and MACs are rewritten in place, never in a shared segment
 	 * (its other holders read it): own Ethernet + the longest IPv4 header */
@@ -410,7 +471,7 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 			return L3FWD_DROP_NO_ROUTE;
 		return fwd_multicast(c, rx, m, nh_idx, dst, v6, out, acc);
 	}
-	if (unlikely(hop->encap != L3FWD_ENCAP_NONE)) {
+	if (unlikely(hop->mix & L3FWD_HOP_NOT_PLAIN)) {
 		if (v6)
 			l3_len = rte_be_to_cpu_16(((struct rte_ipv6_hdr *)l3)->payload_len) +
 				 sizeof(struct rte_ipv6_hdr);
@@ -423,10 +484,8 @@ forward(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **mp, vo
 		/* the parsed header is 14 bytes into the first segment */
 		eth = (struct rte_ether_hdr *)((uint8_t *)l3 - RTE_ETHER_HDR_LEN);
 	}
-	/* both MACs in one 12-byte copy */
-	memcpy(eth, hop->eth, sizeof(hop->eth));
-	c->nh_pkts[nh_idx]++;
-	out_add(out, acc, hop->port, m);
+	rewrite_unicast(hop, &c->nh_pkts[nh_idx], eth);
+	out_add(out, acc, hop_port(hop), m);
 	return 0;
 }
 
@@ -447,14 +506,16 @@ forward_or_drop(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf 
 }
 
 /*
- * Passes 1 to 3 of a burst that the common first pass did not take whole:
- * l3[i] is the IPv4 header of every packet l3fwd_fast4() took (its
+ * Passes 1 to 3 of a burst that the usual path did not take whole: the
+ * packets before k were rewritten in place (to the hops done[0 .. k)), l3[i]
+ * is the IPv4 header of every later packet l3fwd_fast4() took (its
  * destination in dst[i], host order), NULL for the others, which classify()
  * now decides. Out of line: the uncommon burst. @return the drops.
  */
 static __rte_noinline uint16_t
 process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
-	     uint16_t n, struct l3fwd_out *out, void **l3, uint32_t *dst)
+	     uint16_t n, struct l3fwd_out *out, void **l3, uint32_t *dst, unsigned int k,
+	     const uint32_t *done)
 {
 	uint32_t idx[L3FWD_BURST_MAX], dst4[L3FWD_BURST_MAX];
 	uint16_t at[L3FWD_BURST_MAX];
@@ -463,6 +524,11 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 	struct out_acc acc = OUT_ACC_INIT;
 
 	for (i = 0; i < n; i++) {
+		if (i < k) {
+			kind[i] = PKT_DONE;
+			idx[i] = done[i];
+			continue;
+		}
 		if (l3[i] != NULL) {
 			kind[i] = PKT_V4_TTL;
 		} else {
@@ -491,7 +557,9 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 		lookup_em(c, pkts, l3, kind, n, idx);
 	/* pass 3: rewrite and hand out */
 	for (i = 0; i < n; i++) {
-		if (kind[i] != PKT_DROPPED)
+		if (kind[i] == PKT_DONE)
+			out_add(out, &acc, hop_port(&c->hop[idx[i]]), pkts[i]);
+		else if (kind[i] != PKT_DROPPED)
 			dropped += forward_or_drop(c, rx, &pkts[i], l3[i], kind[i] == PKT_V6,
 						   idx[i], out, &acc, false,
 						   kind[i] == PKT_V4_TTL);
@@ -500,139 +568,180 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 	return dropped;
 }
 
-/*
- * Pass 3 of the usual burst from packet k on, out of line: the packets
- * before k were rewritten in place to out->port[0 .. k) (the unicast loop
- * of process_burst() stopped at k: no route, a shared packet or an
- * encapsulation). @return the drops.
- */
-static __rte_noinline uint16_t
-forward_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
-	     uint16_t k, uint16_t n, void *const *l3, const uint32_t *idx,
-	     struct l3fwd_out *out)
-{
-	struct out_acc acc = OUT_ACC_INIT;
-	uint16_t i, dropped = 0;
-
-	for (i = 0; i < k; i++)
-		out_add(out, &acc, out->port[i], pkts[i]);
-	for (; i < n; i++)
-		dropped += forward_or_drop(c, rx, &pkts[i], l3[i], false, idx[i], out, &acc,
-					   true, true);
-	out_done(out, &acc, out->buf);
-	return dropped;
-}
-
-/*
- * One burst, with the port's classification (sw_ptype) and checksum
- * (rx_cksum) modes as constants. Pass 1 runs the common case alone, four
- * packets at a time (l3fwd_fast4_x4_dec(), the packet data PREFETCH_AHEAD
- * on prefetched), decrements the TTL of the packets it takes (every later
- * step knows: PKT_V4_TTL, forward()'s ttl_done) and sums the burst's bytes
- * and nb_segs; when it took every packet and the lookup
- * is LPM (the usual burst), passes 2 and 3 follow here, four LPM lookups at
- * a time and the unicast rewrite in place, with no per-packet kind or index
- * indirection and no output array: pkts is the output. A packet that is
- * not rewritten in place sends the rest of pass 3 to forward_rest(); any
- * other burst goes on in process_rest().
- */
+/* The input's counts (out->rx_*), from the first pass's sums, before
+ * anything is freed or changed. @return the OR of nb_segs. */
 static __rte_always_inline uint16_t
-process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
-	      uint16_t n, struct l3fwd_out *out, const bool sw_ptype, const bool rx_cksum)
+rx_counts(const struct l3fwd_sums *sums, struct rte_mbuf *const *pkts, uint16_t n,
+	  struct l3fwd_out *out)
 {
-	void *l3[L3FWD_BURST_MAX];
-	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
-	const struct l3fwd_hop *hops = c->hop;
-	uint64_t *nh_pkts = c->nh_pkts;
-	struct rte_ipv4_hdr *ip;
-	const uint32_t max_frame = c->max_frame;
-	uint16_t i, j, segs, port_or = 0, port_and = UINT16_MAX;
-	struct out_acc acc;
-	struct l3fwd_sums sums;
 	uint32_t bytes;
-	bool rest = false;
+	uint16_t i, segs;
 
-	/* a longer burst would overrun the arrays: a bug in the caller */
-	RTE_VERIFY(n <= L3FWD_BURST_MAX);
-	l3fwd_sums_init(&sums);
-	for (i = 0; i < n && i < PREFETCH_AHEAD; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-#define PASS1_ONE(i) do {						\
-		l3fwd_sums_add(&sums, pkts[i]);				\
-		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum); \
-		l3[i] = ip;						\
-		if (likely(ip != NULL)) {				\
-			dst[i] = rte_be_to_cpu_32(ip->dst_addr);	\
-			l3fwd_ttl_dec4(ip);				\
-		} else {						\
-			rest = true;					\
-		}							\
-	} while (0)
-	/* four at a time (rfc1812.h), the data of the next four prefetched */
-	for (i = 0; i + 4 <= n; i += 4) {
-		/* where the data of a received packet starts: a hint, so the
-		 * actual data_off need not be read */
-#define PREFETCH_DATA(j) rte_prefetch0((uint8_t *)pkts[j]->buf_addr + RTE_PKTMBUF_HEADROOM)
-		if (likely(i + PREFETCH_AHEAD + 4 <= n)) {
-			PREFETCH_DATA(i + PREFETCH_AHEAD);
-			PREFETCH_DATA(i + PREFETCH_AHEAD + 1);
-			PREFETCH_DATA(i + PREFETCH_AHEAD + 2);
-			PREFETCH_DATA(i + PREFETCH_AHEAD + 3);
-		} else {
-			for (j = i + PREFETCH_AHEAD; j < n; j++)
-				PREFETCH_DATA(j);
-		}
-#undef PREFETCH_DATA
-		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
-					    &dst[i], &sums) != 0xf))
-			rest = true;
-	}
-	for (; i < n; i++)
-		PASS1_ONE(i);
-#undef PASS1_ONE
-	l3fwd_sums_get(&sums, &bytes, &segs);
-	/* the input's counts, before anything is freed or changed */
+	l3fwd_sums_get(sums, &bytes, &segs);
 	out->rx_bytes = bytes;
 	out->rx_chains = 0;
 	if (unlikely(segs > 1))
 		for (i = 0; i < n; i++)
 			out->rx_chains += pkts[i]->nb_segs > 1;
-	if (unlikely(rest) || c->lookup != L3FWD_LOOKUP_LPM)
-		return process_rest(c, rx, pkts, n, out, l3, dst);
-	/* all IPv4 unicast, in order: idx[i] is packet i's */
-	for (i = 0; i + 4 <= n; i += 4) {
-		xmm_t v;
-
-		memcpy(&v, &dst[i], sizeof(v));		/* one unaligned vector load */
-		rte_lpm_lookupx4(c->t->lpm4, v, &idx[i], c->t->def4);
-	}
-	for (; i < n; i++)
-		idx[i] = l3fwd_lpm_lookup4(c->t, rte_cpu_to_be_32(dst[i]));
-	/* rewrite in place: TTL, checksum, both MACs; pkts is the output */
-	for (i = 0; i < n; i++) {
-		const uint32_t nh = idx[i];	/* once: the stores below may alias */
-		const struct l3fwd_hop *hop;
-
-		/* no route or an encapsulation: forward_rest() from here (pass 1
-		 * took only packets it may write in place: direct, reference
-		 * count 1, l3fwd_fast4()) */
-		if (unlikely(nh == L3FWD_NO_ROUTE))
-			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
-		hop = &hops[nh];
-		if (unlikely(hop->encap != L3FWD_ENCAP_NONE))
-			return forward_rest(c, rx, pkts, i, n, l3, idx, out);
-		ip = l3[i];
-		memcpy((uint8_t *)ip - RTE_ETHER_HDR_LEN, hop->eth, sizeof(hop->eth));
-		nh_pkts[nh]++;
-		out->port[i] = hop->port;
-		port_or |= hop->port;
-		port_and &= hop->port;
-	}
-	acc = (struct out_acc){ .bytes = bytes, .n = n, .port_or = port_or,
-				.port_and = port_and, .segs = segs };
-	out_done(out, &acc, pkts);
-	return 0;
+	return segs;
 }
+
+/* Where the data of a received packet starts: a hint, so that the actual
+ * data_off need not be read. */
+#define PREFETCH_DATA(m) rte_prefetch0((uint8_t *)(m)->buf_addr + RTE_PKTMBUF_HEADROOM)
+
+/* The data of pkts[i .. i + 4), those in the burst. */
+static __rte_always_inline void
+prefetch4(struct rte_mbuf *const *pkts, unsigned int i, unsigned int n)
+{
+	unsigned int j;
+
+	if (likely(i + 4 <= n)) {
+		PREFETCH_DATA(pkts[i]);
+		PREFETCH_DATA(pkts[i + 1]);
+		PREFETCH_DATA(pkts[i + 2]);
+		PREFETCH_DATA(pkts[i + 3]);
+	} else {
+		for (j = i; j < n; j++)
+			PREFETCH_DATA(pkts[j]);
+	}
+}
+
+/*
+ * Pass 1 of pkts[0 .. n) (a burst, or what is left of it):
+ * l3fwd_fast4_x4_dec() four packets at a time, l3fwd_fast4() on the last
+ * ones (the data PREFETCH_AHEAD on prefetched), the sums added to @p sums.
+ */
+static __rte_always_inline void
+first_pass(struct rte_mbuf **pkts, unsigned int n, uint32_t max_frame, const bool sw_ptype,
+	   const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums)
+{
+	struct rte_ipv4_hdr *ip;
+	unsigned int i;
+
+	for (i = 0; i + 4 <= n; i += 4) {
+		prefetch4(pkts, i + PREFETCH_AHEAD, n);
+		l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i], &dst[i], sums);
+	}
+	for (; i < n; i++) {
+		l3fwd_sums_add(sums, pkts[i]);
+		ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum);
+		l3[i] = ip;
+		if (ip != NULL) {
+			dst[i] = rte_be_to_cpu_32(ip->dst_addr);
+			l3fwd_ttl_dec4(ip);
+		}
+	}
+}
+
+/* The output of a burst forwarded in place whole: pkts, the OR of the
+ * hops' mix words in @p mix. */
+static __rte_always_inline void
+inplace_done(struct l3fwd_out *out, struct rte_mbuf **pkts, uint16_t n,
+	     const struct l3fwd_sums *sums, uint32_t mix, const struct l3fwd_hop *hops,
+	     const uint32_t *idx)
+{
+	struct out_acc acc = { .n = n, .port_or = mix & L3FWD_HOP_PORT,
+			       .port_and = (uint16_t)~(mix >> 16) };
+	uint16_t i;
+
+	acc.segs = rx_counts(sums, pkts, n, out);
+	acc.bytes = out->rx_bytes;
+	/* every packet's port, as the output promises: one value when they
+	 * are the same (a fill the compiler vectorizes) */
+	if (likely(acc.port_or == acc.port_and))
+		for (i = 0; i < n; i++)
+			out->port[i] = acc.port_or;
+	else
+		for (i = 0; i < n; i++)
+			out->port[i] = hop_port(&hops[idx[i]]);
+	out_done(out, &acc, pkts);
+}
+
+/*
+ * One burst, with the port's classification (sw_ptype) and checksum
+ * (rx_cksum) modes as constants, under LPM in one loop over groups of four
+ * (the data of the next four prefetched): pass 1 (l3fwd_fast4_x4_dec(),
+ * which decrements the TTL of the packets it takes and sums the burst's
+ * bytes and nb_segs), pass 2 (rte_lpm_lookupx4()) and pass 3 (the four
+ * unicast rewrites in place), with no per-packet kind or index indirection
+ * and no output array: pkts is the output. At the first group that is not
+ * the usual one (a packet pass 1 did not take, a hop that is not a plain
+ * rewrite) the rest of the burst gets pass 1 and goes on in process_rest(),
+ * which knows the packets forwarded in place (and every later step knows
+ * the TTL of a packet pass 1 took is done: PKT_V4_TTL, forward()'s
+ * ttl_done). Under EM, pass 1 runs over the burst and process_rest()
+ * follows.
+ */
+static __rte_always_inline uint16_t
+process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
+	      uint16_t n, struct l3fwd_out *out, const bool sw_ptype, const bool rx_cksum)
+{
+	/* locals: the byte stores of the rewrite could alias *c and idx[] */
+	const struct l3fwd_hop *hops = c->hop;
+	const struct rte_lpm *lpm = c->t->lpm4;
+	const uint32_t def4 = c->def4, max_frame = c->max_frame;
+	uint64_t *nh_pkts = c->nh_pkts;
+	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
+	void *l3[L3FWD_BURST_MAX];
+	uint32_t mix = 0, m, x0, x1, x2, x3;
+	unsigned int i, k = 0, j = 0;
+	struct l3fwd_sums sums;
+
+	/* a longer burst would overrun the arrays: a bug in the caller */
+	RTE_VERIFY(n <= L3FWD_BURST_MAX);
+	l3fwd_sums_init(&sums);
+	RTE_BUILD_BUG_ON(PREFETCH_AHEAD != 4);
+	prefetch4(pkts, 0, n);
+	if (c->lookup != L3FWD_LOOKUP_LPM)
+		goto rest;
+#define ETH_OF(i) ((uint8_t *)l3[i] - RTE_ETHER_HDR_LEN)
+	for (i = 0; i + 4 <= n; i += 4) {
+		prefetch4(pkts, i + PREFETCH_AHEAD, n);
+		k = i;
+		j = i + 4;
+		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
+						&dst[i], &sums) != 0xf))
+			goto rest;
+		lpm_lookup4_x4(lpm, def4, &dst[i], &idx[i]);
+		x0 = idx[i];
+		x1 = idx[i + 1];
+		x2 = idx[i + 2];
+		x3 = idx[i + 3];
+		m = hops[x0].mix | hops[x1].mix | hops[x2].mix | hops[x3].mix;
+		if (unlikely(m & L3FWD_HOP_NOT_PLAIN))
+			goto rest;
+		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
+		rewrite_unicast(&hops[x1], &nh_pkts[x1], ETH_OF(i + 1));
+		rewrite_unicast(&hops[x2], &nh_pkts[x2], ETH_OF(i + 2));
+		rewrite_unicast(&hops[x3], &nh_pkts[x3], ETH_OF(i + 3));
+		mix |= m;
+	}
+	for (; i < n; i++) {
+		k = i;
+		j = i + 1;
+		l3fwd_sums_add(&sums, pkts[i]);
+		l3[i] = l3fwd_fast4(pkts[i], max_frame, sw_ptype, rx_cksum);
+		if (unlikely(l3[i] == NULL))
+			goto rest;
+		dst[i] = rte_be_to_cpu_32(((struct rte_ipv4_hdr *)l3[i])->dst_addr);
+		l3fwd_ttl_dec4(l3[i]);
+		x0 = lpm_lookup4(lpm, def4, dst[i]);
+		idx[i] = x0;
+		if (unlikely(hops[x0].mix & L3FWD_HOP_NOT_PLAIN))
+			goto rest;
+		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
+		mix |= hops[x0].mix;
+	}
+#undef ETH_OF
+	inplace_done(out, pkts, n, &sums, mix, hops, idx);
+	return 0;
+rest:
+	first_pass(&pkts[j], n - j, max_frame, sw_ptype, rx_cksum, &l3[j], &dst[j], &sums);
+	rx_counts(&sums, pkts, n, out);
+	return process_rest(c, rx, pkts, n, out, l3, dst, k, idx);
+}
+#undef PREFETCH_DATA
 
 uint16_t
 l3fwd_process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx,

@@ -10,6 +10,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_malloc.h>
 
@@ -114,55 +115,70 @@ l3fwd_lcores_free(void)
 	}
 }
 
-static void
-nh_sum(uint32_t i, uint64_t *pkts, uint64_t *inplace, uint64_t *chained)
-{
-	unsigned int lcore;
+/* The route counters' names, in the summary's columns and its JSON keys. */
+static const char *const route_ctr_names[L3FWD_ROUTE_CTR_MAX] = {
+	[L3FWD_ROUTE_PKTS] = "pkts",
+	[L3FWD_ROUTE_ENCAP_INPLACE] = "encap_inplace",
+	[L3FWD_ROUTE_ENCAP_CHAINED] = "encap_chained",
+};
 
-	*pkts = *inplace = *chained = 0;
+/* The counters of next hop i, summed over the lcores. */
+static void
+nh_sum(uint32_t i, uint64_t v[L3FWD_ROUTE_CTR_MAX])
+{
+	unsigned int lcore, k;
+
+	memset(v, 0, sizeof(v[0]) * L3FWD_ROUTE_CTR_MAX);
 	RTE_LCORE_FOREACH(lcore) {
 		const struct l3fwd_lcore *x = app_lcores[lcore].priv;
 
 		if (x == NULL || x->ctx.nh_pkts == NULL)
 			continue;
-		*pkts += x->ctx.nh_pkts[i];
-		*inplace += x->ctx.nh_inplace[i];
-		*chained += x->ctx.nh_chained[i];
+		for (k = 0; k < L3FWD_ROUTE_CTR_MAX; k++)
+			v[k] += x->ctx.nh_pkts[k * x->ctx.nb_nh + i];
 	}
 }
 
 void
 l3fwd_print_routes(FILE *f)
 {
-	uint64_t pkts, inplace, chained;
+	uint64_t v[L3FWD_ROUTE_CTR_MAX];
 	char act[96];
+	unsigned int k;
 	uint32_t i;
 
-	fprintf(f, "routes (%s):\n%-44s %-30s %12s %12s %12s\n",
-		l3fwd.lookup == L3FWD_LOOKUP_LPM ? "lpm" : "em", "rule", "action", "packets",
-		"encap-inpl", "encap-chain");
+	fprintf(f, "routes (%s):\n%-44s %-30s", l3fwd.lookup == L3FWD_LOOKUP_LPM ? "lpm" : "em",
+		"rule", "action");
+	for (k = 0; k < L3FWD_ROUTE_CTR_MAX; k++)
+		fprintf(f, " %14s", route_ctr_names[k]);
+	fprintf(f, "\n");
 	for (i = 0; i < l3fwd.nb_nh; i++) {
-		nh_sum(i, &pkts, &inplace, &chained);
+		nh_sum(i, v);
 		l3fwd_nh_format(&l3fwd.nh[i], act, sizeof(act));
-		fprintf(f, "%-44s %-30s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-			l3fwd.nh[i].text, act, pkts, inplace, chained);
+		fprintf(f, "%-44s %-30s", l3fwd.nh[i].text, act);
+		for (k = 0; k < L3FWD_ROUTE_CTR_MAX; k++)
+			fprintf(f, " %14" PRIu64, v[k]);
+		fprintf(f, "\n");
 	}
 }
 
 void
 l3fwd_json_routes(FILE *f)
 {
-	uint64_t pkts, inplace, chained;
+	uint64_t v[L3FWD_ROUTE_CTR_MAX];
 	char act[96];
+	unsigned int k;
 	uint32_t i;
 
 	fprintf(f, ", \"routes\": [");
 	for (i = 0; i < l3fwd.nb_nh; i++) {
-		nh_sum(i, &pkts, &inplace, &chained);
+		nh_sum(i, v);
 		l3fwd_nh_format(&l3fwd.nh[i], act, sizeof(act));
-		fprintf(f, "%s{\"rule\": \"%s\", \"action\": \"%s\", \"pkts\": %" PRIu64
-			", \"encap_inplace\": %" PRIu64 ", \"encap_chained\": %" PRIu64 "}",
-			i ? ", " : "", l3fwd.nh[i].text, act, pkts, inplace, chained);
+		fprintf(f, "%s{\"rule\": \"%s\", \"action\": \"%s\"", i ? ", " : "",
+			l3fwd.nh[i].text, act);
+		for (k = 0; k < L3FWD_ROUTE_CTR_MAX; k++)
+			fprintf(f, ", \"%s\": %" PRIu64, route_ctr_names[k], v[k]);
+		fprintf(f, "}");
 	}
 	fprintf(f, "]");
 }

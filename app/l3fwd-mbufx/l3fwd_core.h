@@ -49,17 +49,19 @@
  * header to a unicast destination in its first segment, a direct mbuf with
  * no other reference, every check passed) takes a short path in (1), with
  * the port's classification and checksum modes compiled in, four packets at
- * a time (rfc1812.h), its TTL and checksum updated there. A burst whose packets all took it under LPM runs (2)
- * and (3) on the packets in order, without the per-packet family and index
- * indirections and without a multicast test; any other burst goes on out
- * of line, through the general classifier for the packets the short path
- * left. The output's count, bytes, chain and one-port summaries are kept in
- * registers during the burst and written once at its end. When every
- * packet of the short path is rewritten in place (no drop, no
- * encapsulation: the usual burst), the output is the input array itself,
- * its bytes and chains those pass 1 summed: the rewrite loop stores only
- * the output ports. At the first packet that is not, the rest of the burst
- * goes on out of line, into the output's own array.
+ * a time (rfc1812.h), its TTL and checksum updated there. Under LPM the
+ * three steps run per group of four in one loop: (1) on the group, then
+ * (2) and (3) on it in order, without the per-packet family and index
+ * indirections and without a multicast test. The output's count, bytes,
+ * chain and one-port summaries are kept in registers during the burst and
+ * written once at its end (the one-port summary and the plain-rewrite test
+ * are one OR per packet: struct l3fwd_hop). When every packet is taken and
+ * rewritten in place (no drop, no encapsulation: the usual burst), the
+ * output is the input array itself, its bytes and chains those (1) summed.
+ * At the first group of four that is not, the rest of the burst gets (1)
+ * and goes on out of line, through the general classifier for the packets
+ * the short path left, into the output's own array, after the packets
+ * already forwarded. Under EM, (1) runs over the burst, then the rest.
  */
 
 #ifndef L3FWD_CORE_H
@@ -84,12 +86,24 @@ struct l3fwd_eth {
 	uint8_t b[2 * RTE_ETHER_ADDR_LEN];
 };
 
-/** What the rewrite of a unicast packet needs of its next hop, in 16 bytes. */
+/** Output port bits of struct l3fwd_hop.mix. */
+#define L3FWD_HOP_PORT 0x7fffu
+/** Set in struct l3fwd_hop.mix when the hop is not a plain rewrite. */
+#define L3FWD_HOP_NOT_PLAIN 0x8000u
+
+/**
+ * What the rewrite of a unicast packet needs of its next hop, in 16 bytes.
+ * mix holds the output port (bits 0-14, L3FWD_HOP_PORT),
+ * L3FWD_HOP_NOT_PLAIN for a hop that is not a plain MAC rewrite (an
+ * encapsulation, or the entry c->hop[c->nb_nh] that stands for "no
+ * route"), and the complement of the port in bits 16-31: the OR of the
+ * mix words of a burst's hops is at once the OR of their ports (low
+ * bits), the complement of the AND of their ports (high half) and whether
+ * any is not plain, one operation per packet.
+ */
 struct l3fwd_hop {
 	uint8_t eth[2 * RTE_ETHER_ADDR_LEN];	/**< MACs of the output port */
-	uint16_t port;				/**< output port */
-	uint8_t encap;				/**< not plain: enum l3fwd_encap */
-	uint8_t pad;
+	uint32_t mix;				/**< see above */
 };
 
 /** What the core needs to know about the port a burst came from. */
@@ -100,6 +114,14 @@ struct l3fwd_rx {
 	bool rx_cksum;			/**< ol_flags carry a valid IPv4 cksum verdict */
 };
 
+/** What each next hop counts, in the order of struct l3fwd_ctx's counters. */
+enum l3fwd_route_ctr {
+	L3FWD_ROUTE_PKTS,		/**< packets (multicast: copies) sent */
+	L3FWD_ROUTE_ENCAP_INPLACE,	/**< encapsulations in the headroom */
+	L3FWD_ROUTE_ENCAP_CHAINED,	/**< encapsulations in a chained header */
+	L3FWD_ROUTE_CTR_MAX,
+};
+
 /** Forwarding context: tables, next hops, MACs and counters of one thread. */
 struct l3fwd_ctx {
 	const struct l3fwd_tables *t;	/**< lookup tables of the thread's socket */
@@ -107,12 +129,15 @@ struct l3fwd_ctx {
 	uint32_t nb_nh;
 	enum l3fwd_lookup lookup;
 	uint32_t max_frame;		/**< longest frame accepted (no CRC) */
+	uint32_t def4;			/**< LPM miss: the /0 route, else nb_nh */
 	unsigned int front_flags;	/**< APP_FRONT_CHAIN with --encap-chain */
 	uint64_t *drop;			/**< [L3FWD_DROP_MAX] by enum l3fwd_drop */
+	/** Route counters (enum l3fwd_route_ctr): counter k of next hop i
+	 * is nh_pkts[k * nb_nh + i]; the other two point into the same array. */
 	uint64_t *nh_pkts;		/**< [nb_nh] packets (copies) per next hop */
 	uint64_t *nh_inplace;		/**< [nb_nh] encapsulations in the headroom */
 	uint64_t *nh_chained;		/**< [nb_nh] encapsulations chained */
-	struct l3fwd_hop *hop;		/**< [nb_nh] from nh[] and eth[] */
+	struct l3fwd_hop *hop;		/**< [nb_nh + 1] from nh[] and eth[] */
 	struct l3fwd_eth eth[RTE_MAX_ETHPORTS];	/**< per output port */
 };
 

@@ -182,107 +182,116 @@ parse_eth_dest(const char *arg)
 	return rc < 0 ? opt_error("--eth-dest", arg, rc) : 0;
 }
 
+/* An option without a value: @return true when @p opt is one. */
+static bool
+parse_flag(int opt)
+{
+	switch (opt) {
+	case 'P':
+		l3fwd.promisc = true;
+		break;
+	case 'L':
+		l3fwd.lookup = L3FWD_LOOKUP_LPM;
+		break;
+	case 'E':
+		l3fwd.lookup = L3FWD_LOOKUP_EM;
+		break;
+	case OPT_IPV6:
+		l3fwd.ipv6_flag = true;
+		break;
+	case OPT_PARSE_PTYPE:
+		l3fwd.parse_ptype = true;
+		break;
+	case OPT_PER_PORT_POOL:
+		l3fwd.per_port_pool = true;
+		break;
+	case OPT_NO_NUMA:
+		l3fwd.no_numa = true;
+		break;
+	case OPT_ENCAP_CHAIN:
+		l3fwd.encap_chain = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* A frame length option, CRC included: --max-pkt-len, --bench-gen. */
 static int
-parse_args(int argc, char **argv)
+parse_frame_len(const char *opt, const char *arg, uint32_t *len)
 {
 	uint64_t v;
-	int opt, rc;
+	int rc = app_parse_u64(arg, L3FWD_MIN_PKT_LEN, L3FWD_MAX_PKT_LEN, &v);
 
-	l3fwd.max_frame = RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN;
-	l3fwd.nb_rxd = L3FWD_DEFAULT_RXD;
-	l3fwd.nb_txd = L3FWD_DEFAULT_TXD;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":p:PLET:h", long_opts, NULL)) != EOF) {
-		rc = app_opts_parse_common(&l3fwd.common, opt, optarg);
-		if (rc < 0)
-			return rc;
-		if (rc > 0)
-			continue;
-		switch (opt) {
-		case 'p':
-			rc = app_parse_portmask(optarg, &l3fwd.portmask);
-			if (rc < 0)
-				return opt_error("-p", optarg, rc);
-			break;
-		case 'P':
-			l3fwd.promisc = true;
-			break;
-		case 'L':
+	if (rc < 0)
+		return opt_error(opt, arg, rc);
+	*len = (uint32_t)v;
+	return 0;
+}
+
+/* A descriptor count option: --rx-queue-size, --tx-queue-size. */
+static int
+parse_ring_size(const char *opt, const char *arg, uint16_t *n)
+{
+	uint64_t v;
+	int rc = app_parse_u64(arg, 32, 32768, &v);
+
+	if (rc < 0)
+		return opt_error(opt, arg, rc);
+	*n = (uint16_t)v;
+	return 0;
+}
+
+/* An option with a value @p arg: @return 0 or < 0 (printed). */
+static int
+parse_value(int opt, const char *arg, char **argv)
+{
+	uint32_t len = 0;
+	int rc;
+
+	switch (opt) {
+	case 'p':
+		rc = app_parse_portmask(arg, &l3fwd.portmask);
+		return rc < 0 ? opt_error("-p", arg, rc) : 0;
+	case OPT_CONFIG:
+		return parse_config(arg) < 0 ? -EINVAL : 0;
+	case OPT_LOOKUP:
+		if (strcmp(arg, "lpm") == 0)
 			l3fwd.lookup = L3FWD_LOOKUP_LPM;
-			break;
-		case 'E':
+		else if (strcmp(arg, "em") == 0)
 			l3fwd.lookup = L3FWD_LOOKUP_EM;
-			break;
-		case OPT_CONFIG:
-			if (parse_config(optarg) < 0)
-				return -EINVAL;
-			break;
-		case OPT_LOOKUP:
-			if (strcmp(optarg, "lpm") == 0)
-				l3fwd.lookup = L3FWD_LOOKUP_LPM;
-			else if (strcmp(optarg, "em") == 0)
-				l3fwd.lookup = L3FWD_LOOKUP_EM;
-			else
-				return opt_error("--lookup", optarg, -EINVAL);
-			break;
-		case OPT_RULE4:
-			l3fwd.rule_v4 = optarg;
-			break;
-		case OPT_RULE6:
-			l3fwd.rule_v6 = optarg;
-			break;
-		case OPT_IPV6:
-			l3fwd.ipv6_flag = true;
-			break;
-		case OPT_PARSE_PTYPE:
-			l3fwd.parse_ptype = true;
-			break;
-		case OPT_ETH_DEST:
-			if (parse_eth_dest(optarg) < 0)
-				return -EINVAL;
-			break;
-		case OPT_MAX_PKT_LEN:
-			rc = app_parse_u64(optarg, L3FWD_MIN_PKT_LEN, L3FWD_MAX_PKT_LEN, &v);
-			if (rc < 0)
-				return opt_error("--max-pkt-len", optarg, rc);
-			l3fwd.max_frame = (uint32_t)v - RTE_ETHER_CRC_LEN;
-			break;
-		case OPT_RXD:
-		case OPT_TXD:
-			rc = app_parse_u64(optarg, 32, 32768, &v);
-			if (rc < 0)
-				return opt_error(opt == OPT_RXD ? "--rx-queue-size" :
-						 "--tx-queue-size", optarg, rc);
-			if (opt == OPT_RXD)
-				l3fwd.nb_rxd = (uint16_t)v;
-			else
-				l3fwd.nb_txd = (uint16_t)v;
-			break;
-		case OPT_PER_PORT_POOL:
-			l3fwd.per_port_pool = true;
-			break;
-		case OPT_NO_NUMA:
-			l3fwd.no_numa = true;
-			break;
-		case OPT_ENCAP_CHAIN:
-			l3fwd.encap_chain = true;
-			break;
-		case OPT_BENCH_GEN:
-			rc = app_parse_u64(optarg, L3FWD_MIN_PKT_LEN, L3FWD_MAX_PKT_LEN, &v);
-			if (rc < 0)
-				return opt_error("--bench-gen", optarg, rc);
-			l3fwd.bench_gen = (uint32_t)v;
-			break;
-		case 'h':
-		case OPT_HELP:
-			usage(argv[0]);
-			return 1;
-		default:
-			return app_opt_unknown(opt, argv);
-		}
+		else
+			return opt_error("--lookup", arg, -EINVAL);
+		return 0;
+	case OPT_RULE4:
+		l3fwd.rule_v4 = arg;
+		return 0;
+	case OPT_RULE6:
+		l3fwd.rule_v6 = arg;
+		return 0;
+	case OPT_ETH_DEST:
+		return parse_eth_dest(arg) < 0 ? -EINVAL : 0;
+	case OPT_MAX_PKT_LEN:
+		rc = parse_frame_len("--max-pkt-len", arg, &len);
+		if (rc == 0)
+			l3fwd.max_frame = len - RTE_ETHER_CRC_LEN;
+		return rc;
+	case OPT_RXD:
+		return parse_ring_size("--rx-queue-size", arg, &l3fwd.nb_rxd);
+	case OPT_TXD:
+		return parse_ring_size("--tx-queue-size", arg, &l3fwd.nb_txd);
+	case OPT_BENCH_GEN:
+		return parse_frame_len("--bench-gen", arg, &l3fwd.bench_gen);
+	default:
+		return app_opt_unknown(opt, argv);
 	}
-	if (app_opts_check_end(argc, argv, l3fwd.portmask) < 0)
-		return -EINVAL;
+}
+
+/* What the options say together: --bench-gen's ports and frame size. */
+static int
+check_args(void)
+{
 	if (l3fwd.bench_gen != 0 && (l3fwd.portmask != 0x3 || nb_cfg != 0)) {
 		fprintf(stderr, "error: --bench-gen takes -p 3 (port 0 source, port 1 sink) "
 			"and no --config\n");
@@ -294,6 +303,35 @@ parse_args(int argc, char **argv)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* @return 0, 1 after --help, or < 0 (printed). */
+static int
+parse_args(int argc, char **argv)
+{
+	int opt, rc;
+
+	l3fwd.max_frame = RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN;
+	l3fwd.nb_rxd = L3FWD_DEFAULT_RXD;
+	l3fwd.nb_txd = L3FWD_DEFAULT_TXD;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":p:PLET:h", long_opts, NULL)) != EOF) {
+		rc = app_opts_parse_common(&l3fwd.common, opt, optarg);
+		if (rc < 0)
+			return rc;
+		if (rc > 0 || parse_flag(opt))
+			continue;
+		if (opt == 'h' || opt == OPT_HELP) {
+			usage(argv[0]);
+			return 1;
+		}
+		rc = parse_value(opt, optarg, argv);
+		if (rc < 0)
+			return rc;
+	}
+	if (app_opts_check_end(argc, argv, l3fwd.portmask) < 0)
+		return -EINVAL;
+	return check_args();
 }
 
 /* --config against the lcores and ports; fills app_lcores[] */

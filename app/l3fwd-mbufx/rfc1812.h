@@ -358,42 +358,71 @@ l3fwd_fast4_x4_scalar(struct rte_mbuf *const *pkts, uint32_t max_frame, const bo
 /*
  * l3fwd_fast4() of four packets at once (SSE4.1): the same verdicts, bit for
  * bit, and the same sums. The mbuf fields (reference count, nb_segs,
- * offload flags, packet type, lengths) and the
- * headers of the four are loaded and transposed so that each 32-bit lane
- * holds one packet's field, and every check is one vector operation or a
- * few for all four:
+ * offload flags, packet type, lengths) and the headers of the four are
+ * loaded and transposed so that each 32-bit lane holds one packet's field
+ * (x4_mbufs_load(), x4_hdrs_load()), and every check is one vector
+ * operation or a few for all four:
  *  - mbuf: reference count 1, neither indirect nor external;
  *  - frame: pkt_len <= max_frame, data_len >= 34 (a group where one first
  *    segment is shorter goes through l3fwd_fast4() one by one: its header
  *    is not read beyond data_len);
  *  - ether type 0x0800 (or the packet type) and version/IHL 0x45;
  *  - 20 <= total length <= pkt_len - 14, as one unsigned compare;
- *  - header checksum: with each 16-bit word w (as loaded: a byte swap is a
- *    factor 256, invertible modulo 0xffff) summed as the signed w ^ 0x8000
- *    (pmaddwd), the sum S of the ten words is the lane plus 10 * 0x8000;
- *    it is right when S is a non-zero multiple of 0xffff (S < 2^20), i.e.
- *    when S times the inverse of 0xffff modulo 2^32, minus 1, is at most
- *    65536 unsigned (the divisibility test by multiplication); with
- *    @p rx_cksum the port's verdict first, as in l3fwd_check4_rest();
  *  - TTL > 1; source and destination first bytes not in {0, 127, 224-255}
- *    (l3fwd_martian4() unicast), as bytes: b + 32 <= 32 or b == 127.
+ *    (l3fwd_martian4() unicast), as bytes: b + 32 <= 32 or b == 127
+ *    (x4_checks());
+ *  - header checksum (x4_cksum_ok()): with each 16-bit word w (as loaded:
+ *    a byte swap is a factor 256, invertible modulo 0xffff) summed as the
+ *    signed w ^ 0x8000 (pmaddwd), the sum S of the ten words is the lane
+ *    plus 10 * 0x8000; it is right when S is a non-zero multiple of 0xffff
+ *    (S < 2^20), i.e. when S times the inverse of 0xffff modulo 2^32, minus
+ *    1, is at most 65536 unsigned (the divisibility test by
+ *    multiplication); with @p rx_cksum the port's verdict first, as in
+ *    l3fwd_check4_rest().
  * The destinations (host order) go to dst[0 .. 4) and the headers to
  * l3[0 .. 4) (NULL for a packet refused). @return bit i set when pkts[i]
  * is taken. With @p dec (l3fwd_fast4_x4_dec()), the packets taken get
  * l3fwd_ttl_dec4(), as one vector addition over their TTL, protocol and
- * checksum words when all four are.
+ * checksum words when all four are (x4_ttl_dec()).
  */
-static __rte_always_inline unsigned int
-l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
-		  const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums,
-		  const bool dec)
+
+/* The fields of four mbufs, one lane each. */
+struct x4_mbufs {
+	__m128i pt;	/**< packet_type */
+	__m128i pl;	/**< pkt_len */
+	__m128i dl;	/**< data_len | vlan_tci << 16 */
+	__m128i rc;	/**< data_off | refcnt << 16 */
+	__m128i segs;	/**< nb_segs | port << 16 */
+	__m128i olo;	/**< ol_flags, low half */
+	__m128i ohi;	/**< ol_flags, high half */
+};
+
+/* Header bytes of four frames, one lane each: e frame bytes 10-13 (ending
+ * with the ether type), r0-r4 the IPv4 header's five 32-bit words. */
+struct x4_hdrs {
+	__m128i e, r0, r1, r2, r3, r4;
+};
+
+/* The 4 x 4 transpose of 32-bit lanes: t[j] lane i is b[i] lane j. */
+static __rte_always_inline void
+x4_transpose(__m128i b0, __m128i b1, __m128i b2, __m128i b3, __m128i t[4])
 {
-	const __m128i lo16 = _mm_set1_epi32(0xffff), lo8 = _mm_set1_epi32(0xff);
-	__m128i b0, b1, b2, b3, t0, t1, t2, t3, pt, pl, dl, r0, r1, r2, r3, r4, e;
-	__m128i ok, x, y, s, ck, rc, olo, ohi;
-	struct rte_mbuf *m0 = pkts[0], *m1 = pkts[1], *m2 = pkts[2], *m3 = pkts[3];
-	uint8_t *h0, *h1, *h2, *h3;
-	unsigned int res;
+	__m128i t0 = _mm_unpacklo_epi32(b0, b1), t1 = _mm_unpacklo_epi32(b2, b3);
+	__m128i t2 = _mm_unpackhi_epi32(b0, b1), t3 = _mm_unpackhi_epi32(b2, b3);
+
+	t[0] = _mm_unpacklo_epi64(t0, t1);
+	t[1] = _mm_unpackhi_epi64(t0, t1);
+	t[2] = _mm_unpacklo_epi64(t2, t3);
+	t[3] = _mm_unpackhi_epi64(t2, t3);
+}
+
+/* 16 bytes at p, as one vector */
+#define X4_LD(p) _mm_loadu_si128((const void *)(p))
+
+static __rte_always_inline void
+x4_mbufs_load(struct rte_mbuf *const *m, struct x4_mbufs *f)
+{
+	__m128i t[4];
 
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
 			 offsetof(struct rte_mbuf, rearm_data) + 2);
@@ -405,149 +434,188 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 			 offsetof(struct rte_mbuf, packet_type) + 4);
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_len) !=
 			 offsetof(struct rte_mbuf, packet_type) + 8);
-	/* packet_type, pkt_len, data_len | vlan_tci of each, one lane each */
-	b0 = _mm_loadu_si128((const void *)&m0->packet_type);
-	b1 = _mm_loadu_si128((const void *)&m1->packet_type);
-	b2 = _mm_loadu_si128((const void *)&m2->packet_type);
-	b3 = _mm_loadu_si128((const void *)&m3->packet_type);
-	t0 = _mm_unpacklo_epi32(b0, b1);
-	t1 = _mm_unpacklo_epi32(b2, b3);
-	t2 = _mm_unpackhi_epi32(b0, b1);
-	t3 = _mm_unpackhi_epi32(b2, b3);
-	pt = _mm_unpacklo_epi64(t0, t1);
-	pl = _mm_unpackhi_epi64(t0, t1);
-	dl = _mm_unpacklo_epi64(t2, t3);
-	/* data_off | refcnt, nb_segs | port, ol_flags low and high half */
-	b0 = _mm_loadu_si128((const void *)&m0->rearm_data);
-	b1 = _mm_loadu_si128((const void *)&m1->rearm_data);
-	b2 = _mm_loadu_si128((const void *)&m2->rearm_data);
-	b3 = _mm_loadu_si128((const void *)&m3->rearm_data);
-	t0 = _mm_unpacklo_epi32(b0, b1);
-	t1 = _mm_unpacklo_epi32(b2, b3);
-	t2 = _mm_unpackhi_epi32(b0, b1);
-	t3 = _mm_unpackhi_epi32(b2, b3);
-	rc = _mm_unpacklo_epi64(t0, t1);
-	olo = _mm_unpacklo_epi64(t2, t3);
-	ohi = _mm_unpackhi_epi64(t2, t3);
-	sums->bytes = _mm_add_epi32(sums->bytes, pl);
-	sums->segs = _mm_or_si128(sums->segs, _mm_and_si128(_mm_unpackhi_epi64(t0, t1), lo16));
-	/* data_len >= 34 in all four, or one by one */
-	x = _mm_cmpgt_epi32(_mm_and_si128(dl, lo16),
-			    _mm_set1_epi32(RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr) - 1));
-	if (unlikely(_mm_movemask_ps(_mm_castsi128_ps(x)) != 0xf)) {
-		unsigned int i, ok4 = 0;
+	x4_transpose(X4_LD(&m[0]->packet_type), X4_LD(&m[1]->packet_type),
+		     X4_LD(&m[2]->packet_type), X4_LD(&m[3]->packet_type), t);
+	f->pt = t[0];
+	f->pl = t[1];
+	f->dl = t[2];
+	x4_transpose(X4_LD(&m[0]->rearm_data), X4_LD(&m[1]->rearm_data),
+		     X4_LD(&m[2]->rearm_data), X4_LD(&m[3]->rearm_data), t);
+	f->rc = t[0];
+	f->segs = t[1];
+	f->olo = t[2];
+	f->ohi = t[3];
+}
 
-		for (i = 0; i < 4; i++) {
+static __rte_always_inline void
+x4_hdrs_load(uint8_t *const h[4], struct x4_hdrs *x)
+{
+	__m128i t[4], t0, t1;
+
+	/* IP header bytes 4-19: r1 id/frag, r2 TTL/proto/cksum, r3 src, r4 dst */
+	x4_transpose(X4_LD(h[0] + RTE_ETHER_HDR_LEN + 4), X4_LD(h[1] + RTE_ETHER_HDR_LEN + 4),
+		     X4_LD(h[2] + RTE_ETHER_HDR_LEN + 4), X4_LD(h[3] + RTE_ETHER_HDR_LEN + 4), t);
+	x->r1 = t[0];
+	x->r2 = t[1];
+	x->r3 = t[2];
+	x->r4 = t[3];
+	/* frame bytes 10-17: e ends with the ether type, r0 is IP bytes 0-3 */
+	t0 = _mm_unpacklo_epi32(_mm_loadl_epi64((const void *)(h[0] + RTE_ETHER_HDR_LEN - 4)),
+				_mm_loadl_epi64((const void *)(h[1] + RTE_ETHER_HDR_LEN - 4)));
+	t1 = _mm_unpacklo_epi32(_mm_loadl_epi64((const void *)(h[2] + RTE_ETHER_HDR_LEN - 4)),
+				_mm_loadl_epi64((const void *)(h[3] + RTE_ETHER_HDR_LEN - 4)));
+	x->e = _mm_unpacklo_epi64(t0, t1);
+	x->r0 = _mm_unpackhi_epi64(t0, t1);
+}
+
+/* a <= b, unsigned, per 32-bit lane */
+#define X4_LE(a, b) _mm_cmpeq_epi32(_mm_min_epu32((a), (b)), (a))
+
+/* The checks of the mbuf fields: all ones in the lanes that pass. */
+static __rte_always_inline __m128i
+x4_mbuf_checks(const struct x4_mbufs *f, uint32_t max_frame, const bool sw_ptype)
+{
+	__m128i ok, v;
+
+	/* pkt_len <= max_frame; refcnt 1; direct */
+	ok = X4_LE(f->pl, _mm_set1_epi32((int)max_frame));
+	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(_mm_srli_epi32(f->rc, 16), _mm_set1_epi32(1)));
+	v = _mm_and_si128(f->ohi, _mm_set1_epi32((int)((RTE_MBUF_F_INDIRECT |
+							 RTE_MBUF_F_EXTERNAL) >> 32)));
+	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_setzero_si128()));
+	if (!sw_ptype) {
+		v = _mm_and_si128(f->pt, _mm_set1_epi32(RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK));
+		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(RTE_PTYPE_L2_ETHER |
+									RTE_PTYPE_L3_IPV4)));
+	}
+	return ok;
+}
+
+/* The checks of the headers but the checksum, in the lanes of @p ok. */
+static __rte_always_inline __m128i
+x4_checks(__m128i ok, __m128i pl, const struct x4_hdrs *x, const bool sw_ptype)
+{
+	const __m128i lo8 = _mm_set1_epi32(0xff);
+	__m128i v, y;
+
+	/* the ether type (unless the packet type said) and version/IHL */
+	if (sw_ptype) {
+		v = _mm_blend_epi16(x->e, x->r0, 0x55);	/* 0x45, tos, 0x08, 0x00 */
+		v = _mm_and_si128(v, _mm_set1_epi32((int)0xffff00ff));
+		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(0x00080045)));
+	} else {
+		v = _mm_cmpeq_epi32(_mm_and_si128(x->r0, lo8), _mm_set1_epi32(RTE_IPV4_VHL_DEF));
+		ok = _mm_and_si128(ok, v);
+	}
+	/* 20 <= total length <= pkt_len - 14: total - 20 <= pkt_len - 34 */
+	v = _mm_shuffle_epi8(x->r0, _mm_set_epi8(-1, -1, 14, 15, -1, -1, 10, 11,
+						 -1, -1, 6, 7, -1, -1, 2, 3));
+	v = _mm_sub_epi32(v, _mm_set1_epi32(sizeof(struct rte_ipv4_hdr)));
+	y = _mm_sub_epi32(pl, _mm_set1_epi32(RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)));
+	ok = _mm_and_si128(ok, X4_LE(v, y));
+	/* TTL > 1 */
+	ok = _mm_and_si128(ok, _mm_cmpgt_epi32(_mm_and_si128(x->r2, lo8), _mm_set1_epi32(1)));
+	/* martians: first bytes of source (lane bits 0-7) and destination (16-23) */
+	v = _mm_blend_epi16(x->r3, _mm_slli_epi32(x->r4, 16), 0xaa);
+	y = _mm_add_epi8(v, _mm_set1_epi8(32));
+	y = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(32)), y);
+	y = _mm_or_si128(y, _mm_cmpeq_epi8(v, _mm_set1_epi8(127)));
+	y = _mm_and_si128(y, _mm_set1_epi32(0x00ff00ff));
+	return _mm_and_si128(ok, _mm_cmpeq_epi32(y, _mm_setzero_si128()));
+}
+
+/* The checksum verdict (see above) of the lanes of @p ok, the port's first
+ * with @p rx_cksum. */
+static __rte_always_inline __m128i
+x4_cksum_ok(const struct x4_mbufs *f, const struct x4_hdrs *x, __m128i ok,
+	    const bool rx_cksum)
+{
+	const __m128i flip = _mm_set1_epi16((short)0x8000), one = _mm_set1_epi16(1);
+	__m128i s, ck, v;
+
+	if (rx_cksum) {
+		v = _mm_and_si128(f->olo, _mm_set1_epi32(RTE_MBUF_F_RX_IP_CKSUM_MASK));
+		ck = _mm_cmpeq_epi32(v, _mm_set1_epi32(RTE_MBUF_F_RX_IP_CKSUM_GOOD));
+		if (likely(_mm_movemask_ps(_mm_castsi128_ps(ck)) == 0xf))
+			return ok;
+		ok = _mm_andnot_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(
+			RTE_MBUF_F_RX_IP_CKSUM_BAD)), ok);
+	} else {
+		ck = _mm_setzero_si128();
+	}
+	s = _mm_madd_epi16(_mm_xor_si128(x->r0, flip), one);
+	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(x->r1, flip), one));
+	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(x->r2, flip), one));
+	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(x->r3, flip), one));
+	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(x->r4, flip), one));
+	/* (s + 10 * 0x8000) * inv - 1, inv = 0xfffeffff (0xffff * inv = 1) */
+	s = _mm_mullo_epi32(s, _mm_set1_epi32((int)0xfffeffffu));
+	s = _mm_add_epi32(s, _mm_set1_epi32((int)(10u * 0x8000u * 0xfffeffffu - 1u)));
+	return _mm_and_si128(ok, _mm_or_si128(ck, X4_LE(s, _mm_set1_epi32(65536))));
+}
+
+/* l3fwd_ttl_dec4() of the four frames at h[] (the IPv4 header at 14), r2
+ * their TTL, protocol and checksum words. */
+static __rte_always_inline void
+x4_ttl_dec(__m128i r2, uint8_t *const h[4])
+{
+	__m128i c;
+
+	c = _mm_cmpeq_epi32(_mm_max_epu32(r2, _mm_set1_epi32((int)0xfffe0000u)), r2);
+	c = _mm_and_si128(c, _mm_set1_epi32(0x10000));
+	r2 = _mm_add_epi32(_mm_add_epi32(r2, c), _mm_set1_epi32(0xffff));
+	l3fwd_st32(h[0] + RTE_ETHER_HDR_LEN + 8, (uint32_t)_mm_extract_epi32(r2, 0));
+	l3fwd_st32(h[1] + RTE_ETHER_HDR_LEN + 8, (uint32_t)_mm_extract_epi32(r2, 1));
+	l3fwd_st32(h[2] + RTE_ETHER_HDR_LEN + 8, (uint32_t)_mm_extract_epi32(r2, 2));
+	l3fwd_st32(h[3] + RTE_ETHER_HDR_LEN + 8, (uint32_t)_mm_extract_epi32(r2, 3));
+}
+
+static __rte_always_inline unsigned int
+l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool sw_ptype,
+		  const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums,
+		  const bool dec)
+{
+	const __m128i min_len = _mm_set1_epi32(RTE_ETHER_HDR_LEN +
+					       sizeof(struct rte_ipv4_hdr) - 1);
+	struct x4_mbufs f;
+	struct x4_hdrs x;
+	uint8_t *h[4];
+	unsigned int i, res;
+	__m128i ok;
+
+	x4_mbufs_load(pkts, &f);
+	sums->bytes = _mm_add_epi32(sums->bytes, f.pl);
+	/* the ports in the high halves: l3fwd_sums_get() keeps the low 16 bits */
+	sums->segs = _mm_or_si128(sums->segs, f.segs);
+	/* data_len >= 34 in all four, or one by one */
+	ok = _mm_cmpgt_epi32(_mm_and_si128(f.dl, _mm_set1_epi32(0xffff)), min_len);
+	if (unlikely(_mm_movemask_ps(_mm_castsi128_ps(ok)) != 0xf)) {
+		for (i = 0, res = 0; i < 4; i++) {
 			struct rte_ipv4_hdr *ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype,
 							      rx_cksum);
 
 			l3[i] = ip;
 			if (ip != NULL) {
 				dst[i] = rte_be_to_cpu_32(ip->dst_addr);
-				ok4 |= 1u << i;
+				res |= 1u << i;
 				if (dec)
 					l3fwd_ttl_dec4(ip);
 			}
 		}
-		return ok4;
+		return res;
 	}
-	/* pkt_len <= max_frame; refcnt 1; direct */
-	ok = _mm_cmpeq_epi32(_mm_min_epu32(pl, _mm_set1_epi32((int)max_frame)), pl);
-	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(_mm_srli_epi32(rc, 16), _mm_set1_epi32(1)));
-	x = _mm_and_si128(ohi, _mm_set1_epi32((int)((RTE_MBUF_F_INDIRECT |
-						     RTE_MBUF_F_EXTERNAL) >> 32)));
-	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(x, _mm_setzero_si128()));
-	h0 = rte_pktmbuf_mtod(m0, uint8_t *);
-	h1 = rte_pktmbuf_mtod(m1, uint8_t *);
-	h2 = rte_pktmbuf_mtod(m2, uint8_t *);
-	h3 = rte_pktmbuf_mtod(m3, uint8_t *);
-	l3[0] = h0 + RTE_ETHER_HDR_LEN;
-	l3[1] = h1 + RTE_ETHER_HDR_LEN;
-	l3[2] = h2 + RTE_ETHER_HDR_LEN;
-	l3[3] = h3 + RTE_ETHER_HDR_LEN;
-	/* IP header bytes 4-19: r1 id/frag, r2 TTL/proto/cksum, r3 src, r4 dst */
-	b0 = _mm_loadu_si128((const void *)(h0 + RTE_ETHER_HDR_LEN + 4));
-	b1 = _mm_loadu_si128((const void *)(h1 + RTE_ETHER_HDR_LEN + 4));
-	b2 = _mm_loadu_si128((const void *)(h2 + RTE_ETHER_HDR_LEN + 4));
-	b3 = _mm_loadu_si128((const void *)(h3 + RTE_ETHER_HDR_LEN + 4));
-	t0 = _mm_unpacklo_epi32(b0, b1);
-	t1 = _mm_unpacklo_epi32(b2, b3);
-	t2 = _mm_unpackhi_epi32(b0, b1);
-	t3 = _mm_unpackhi_epi32(b2, b3);
-	r1 = _mm_unpacklo_epi64(t0, t1);
-	r2 = _mm_unpackhi_epi64(t0, t1);
-	r3 = _mm_unpacklo_epi64(t2, t3);
-	r4 = _mm_unpackhi_epi64(t2, t3);
-	/* frame bytes 10-17: e ends with the ether type, r0 is IP bytes 0-3 */
-	b0 = _mm_loadl_epi64((const void *)(h0 + RTE_ETHER_HDR_LEN - 4));
-	b1 = _mm_loadl_epi64((const void *)(h1 + RTE_ETHER_HDR_LEN - 4));
-	b2 = _mm_loadl_epi64((const void *)(h2 + RTE_ETHER_HDR_LEN - 4));
-	b3 = _mm_loadl_epi64((const void *)(h3 + RTE_ETHER_HDR_LEN - 4));
-	t0 = _mm_unpacklo_epi32(b0, b1);
-	t1 = _mm_unpacklo_epi32(b2, b3);
-	e = _mm_unpacklo_epi64(t0, t1);
-	r0 = _mm_unpackhi_epi64(t0, t1);
+	ok = x4_mbuf_checks(&f, max_frame, sw_ptype);
+	for (i = 0; i < 4; i++) {
+		h[i] = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+		l3[i] = h[i] + RTE_ETHER_HDR_LEN;
+	}
+	x4_hdrs_load(h, &x);
 	/* the destinations, host order, for the lookup */
-	_mm_storeu_si128((void *)dst, _mm_shuffle_epi8(r4, _mm_set_epi8(12, 13, 14, 15,
+	_mm_storeu_si128((void *)dst, _mm_shuffle_epi8(x.r4, _mm_set_epi8(12, 13, 14, 15,
 		8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3)));
-	/* classification and version/IHL */
-	if (sw_ptype) {
-		x = _mm_blend_epi16(e, r0, 0x55);	/* 0x45, tos, 0x08, 0x00 */
-		x = _mm_and_si128(x, _mm_set1_epi32((int)0xffff00ff));
-		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(x, _mm_set1_epi32(0x00080045)));
-	} else {
-		x = _mm_and_si128(pt, _mm_set1_epi32(RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK));
-		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(x, _mm_set1_epi32(RTE_PTYPE_L2_ETHER |
-									RTE_PTYPE_L3_IPV4)));
-		x = _mm_cmpeq_epi32(_mm_and_si128(r0, lo8), _mm_set1_epi32(RTE_IPV4_VHL_DEF));
-		ok = _mm_and_si128(ok, x);
-	}
-	/* 20 <= total length <= pkt_len - 14: total - 20 <= pkt_len - 34 */
-	x = _mm_shuffle_epi8(r0, _mm_set_epi8(-1, -1, 14, 15, -1, -1, 10, 11,
-					      -1, -1, 6, 7, -1, -1, 2, 3));
-	x = _mm_sub_epi32(x, _mm_set1_epi32(sizeof(struct rte_ipv4_hdr)));
-	y = _mm_sub_epi32(pl, _mm_set1_epi32(RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)));
-	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(_mm_min_epu32(x, y), x));
-	/* TTL > 1 */
-	ok = _mm_and_si128(ok, _mm_cmpgt_epi32(_mm_and_si128(r2, lo8), _mm_set1_epi32(1)));
-	/* martians: first bytes of source (lane bits 0-7) and destination (16-23) */
-	x = _mm_blend_epi16(r3, _mm_slli_epi32(r4, 16), 0xaa);
-	y = _mm_add_epi8(x, _mm_set1_epi8(32));
-	y = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(32)), y);
-	y = _mm_or_si128(y, _mm_cmpeq_epi8(x, _mm_set1_epi8(127)));
-	y = _mm_and_si128(y, _mm_set1_epi32(0x00ff00ff));
-	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(y, _mm_setzero_si128()));
-	/* the checksum (see above), unless the port verified all four */
-	if (rx_cksum) {
-		__m128i good, bad;
-
-		x = _mm_and_si128(olo, _mm_set1_epi32(RTE_MBUF_F_RX_IP_CKSUM_MASK));
-		good = _mm_cmpeq_epi32(x, _mm_set1_epi32(RTE_MBUF_F_RX_IP_CKSUM_GOOD));
-		if (likely(_mm_movemask_ps(_mm_castsi128_ps(good)) == 0xf))
-			goto verdict;
-		bad = _mm_cmpeq_epi32(x, _mm_set1_epi32(RTE_MBUF_F_RX_IP_CKSUM_BAD));
-		ok = _mm_andnot_si128(bad, ok);
-		ck = good;
-	} else {
-		ck = _mm_setzero_si128();
-	}
-	x = _mm_set1_epi16((short)0x8000);
-	y = _mm_set1_epi16(1);
-	s = _mm_madd_epi16(_mm_xor_si128(r0, x), y);
-	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(r1, x), y));
-	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(r2, x), y));
-	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(r3, x), y));
-	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(r4, x), y));
-	/* (s + 10 * 0x8000) * inv - 1, inv = 0xfffeffff (0xffff * inv = 1) */
-	s = _mm_mullo_epi32(s, _mm_set1_epi32((int)0xfffeffffu));
-	s = _mm_add_epi32(s, _mm_set1_epi32((int)(10u * 0x8000u * 0xfffeffffu - 1u)));
-	s = _mm_cmpeq_epi32(_mm_min_epu32(s, _mm_set1_epi32(65536)), s);
-	ok = _mm_and_si128(ok, _mm_or_si128(ck, s));
-verdict:
+	ok = x4_cksum_ok(&f, &x, x4_checks(ok, f.pl, &x, sw_ptype), rx_cksum);
 	res = (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(ok));
 	if (unlikely(res != 0xf)) {
-		unsigned int i;
-
 		for (i = 0; i < 4; i++)
 			if (!(res & (1u << i)))
 				l3[i] = NULL;
@@ -555,16 +623,8 @@ verdict:
 				l3fwd_ttl_dec4(l3[i]);
 		return res;
 	}
-	if (dec) {
-		/* l3fwd_ttl_dec4() of the four TTL, protocol and checksum words */
-		x = _mm_cmpeq_epi32(_mm_max_epu32(r2, _mm_set1_epi32((int)0xfffe0000u)), r2);
-		x = _mm_and_si128(x, _mm_set1_epi32(0x10000));
-		x = _mm_add_epi32(_mm_add_epi32(r2, x), lo16);
-		l3fwd_st32((uint8_t *)l3[0] + 8, (uint32_t)_mm_extract_epi32(x, 0));
-		l3fwd_st32((uint8_t *)l3[1] + 8, (uint32_t)_mm_extract_epi32(x, 1));
-		l3fwd_st32((uint8_t *)l3[2] + 8, (uint32_t)_mm_extract_epi32(x, 2));
-		l3fwd_st32((uint8_t *)l3[3] + 8, (uint32_t)_mm_extract_epi32(x, 3));
-	}
+	if (dec)
+		x4_ttl_dec(x.r2, h);
 	return res;
 }
 
