@@ -50,8 +50,11 @@
  * it once, a tx plus an rx lap after the application. The tx lap is the
  * PMD's lazy cleanup, not the NIC's: a PMD that frees buffers as transmit
  * completions arrive (mlx5), or frees without fast free (the free reads the
- * header), leaves late attach one rx lap. The model keeps the lazy cleanup,
- * the harder case for late attach.
+ * header), leaves late attach one rx lap, and gives classic's refill a
+ * header the application has just read: classic gains more from it than
+ * late attach. The model keeps the lazy cleanup (the Intel PMDs' default);
+ * MBUFX_RX_PERF_TX_EAGER=1 frees instead what the NIC has sent, all but
+ * the last two bursts (64 in flight).
  *
  * Timed per burst: completion and refill windows (stamp() around each, the
  * measured cost of an empty window subtracted) = "rx path", the target row;
@@ -162,6 +165,7 @@ struct sim {
 	struct sim_txd *txr;
 	void **txsw;
 	unsigned int thead, ttail;
+	unsigned int tx_keep;		/* cleanup when more are in flight */
 	/* device and app */
 	const uint8_t *frame;
 	uint16_t frame_len;
@@ -435,7 +439,7 @@ app_tx(struct sim *s, struct rte_mbuf **pkts, unsigned int n)
 		s->thead++;
 	}
 	/* tx completion with fast free: no header access */
-	while (s->thead - s->ttail > TX_RING - BURST) {
+	while (s->thead - s->ttail > s->tx_keep) {
 		rte_mempool_put_bulk(s->mp,
 				     &s->txsw[s->ttail & (TX_RING - 1)], BURST);
 		s->ttail += BURST;
@@ -834,6 +838,8 @@ test_mbufx_rx_perf(void)
 	if (ev != NULL && atoi(ev) >= BURST)
 		measure_pkts = RTE_MIN((unsigned int)atoi(ev) / BURST * BURST,
 				       MEASURE_PKTS);
+	ev = getenv("MBUFX_RX_PERF_TX_EAGER");
+	s.tx_keep = ev != NULL && atoi(ev) != 0 ? 2 * BURST : TX_RING - BURST;
 	ev = getenv("MBUFX_RX_PERF_CASE");
 	if (ev != NULL)
 		only = atoi(ev);
@@ -925,12 +931,15 @@ test_mbufx_rx_perf(void)
 		"the working set at rx ring + tx ring + cache buffers\", "
 		"\"rx_ring\": \"1024 and 4096 x 16 B descriptors, burst %u, "
 		"refill by %u\", \"tx_ring\": \"%u, fast free "
-		"(rte_mempool_put_bulk, no header access)\", ",
+		"(rte_mempool_put_bulk, no header access), cleanup when more "
+		"than %u are in flight (%s)\", ",
 		POOL_SIZE, RTE_MBUF_DEFAULT_BUF_SIZE, POOL_CACHE,
 		s.rx->nb_chunks,
 		s.rx->iova_kind == MBUFX_RX_IOVA_LINEAR ? "one offset" :
 		s.rx->iova_kind == MBUFX_RX_IOVA_PAGES ? "per-page table" :
-		"chunk search", BURST, BURST, TX_RING);
+		"chunk search", BURST, BURST, TX_RING, s.tx_keep,
+		s.tx_keep == TX_RING - BURST ? "lazy, as Intel PMDs" :
+		"eager: what the NIC has sent, MBUFX_RX_PERF_TX_EAGER");
 	env_add(env, sizeof(env), &off,
 		"\"device\": \"frame and descriptor write-back between refill "
 		"and completion: %s\", "
