@@ -221,18 +221,89 @@ page_table_choose(const struct mbufx_rx_chunk *c, unsigned int n,
 	return entries;
 }
 
+/*
+ * The pool's memory chunks, sorted and merged (chunk_table_build()), into a
+ * malloc()ed table of *n entries. NULL with rte_errno set: ENOMEM, or
+ * ENOTSUP when a chunk has no IOVA and the caller needs IOVAs.
+ */
+static struct mbufx_rx_chunk *
+chunks_read(struct rte_mempool *mp, uint32_t flags, unsigned int *n)
+{
+	struct chunk_walk w;
+
+	w.c = malloc(sizeof(*w.c) * mp->nb_mem_chunks);
+	if (w.c == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	w.n = 0;
+	w.max = mp->nb_mem_chunks;
+	w.bad = 0;
+	rte_mempool_mem_iter(mp, chunk_collect, &w);
+	if (w.bad != 0 && (flags & MBUFX_RX_F_NO_IOVA) == 0) {
+		RX_LOG(ERR, "pool %s: %u of %u memory chunks have no IOVA "
+		       "(create with MBUFX_RX_F_NO_IOVA for a software path)",
+		       mp->name, w.bad, w.n);
+		free(w.c);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	*n = chunk_table_build(w.c, w.n);
+	return w.c;
+}
+
+/*
+ * How IOVAs are computed over the n sorted chunks c (see the top of the
+ * file); for PAGES, the page size in *shift and the table's entries in
+ * *pages.
+ */
+static enum mbufx_rx_iova_kind
+iova_kind_choose(const struct mbufx_rx_chunk *c, unsigned int n,
+		 uint32_t flags, unsigned int *shift, unsigned int *pages)
+{
+	unsigned int i;
+
+	*pages = 0;
+	if (flags & MBUFX_RX_F_NO_IOVA)
+		return MBUFX_RX_IOVA_NONE;
+	for (i = 1; i < n; i++)
+		if (c[i].delta != c[0].delta)
+			break;
+	if (i >= n)
+		return MBUFX_RX_IOVA_LINEAR;
+	*pages = page_table_choose(c, n, shift);
+	return *pages != 0 ? MBUFX_RX_IOVA_PAGES : MBUFX_RX_IOVA_TABLE;
+}
+
+/* Every chunk's pages of the PAGES table; pages between chunks stay unused. */
+static void
+page_table_fill(struct mbufx_rx *rx, uint64_t *page_delta, unsigned int shift,
+		unsigned int pages)
+{
+	const uintptr_t base = rx->chunks[0].start >> shift;
+	unsigned int i;
+	uintptr_t pg;
+
+	rx->page_shift = shift;
+	rx->page_base = base << shift;
+	rx->nb_pages = pages;
+	for (i = 0; i < rx->nb_chunks; i++)
+		for (pg = rx->chunks[i].start >> shift;
+		     pg <= (rx->chunks[i].end - 1) >> shift; pg++)
+			page_delta[pg - base] = rx->chunks[i].delta;
+	rx->page_delta = page_delta;
+}
+
 struct mbufx_rx *
 mbufx_rx_create(struct rte_mempool *mp, uint16_t port, uint32_t flags)
 {
-	enum mbufx_rx_iova_kind kind = MBUFX_RX_IOVA_LINEAR;
+	enum mbufx_rx_iova_kind kind;
 	struct mbufx_rx_chunk *tmp;
 	struct mbufx_rx_priv *p;
 	struct mbufx_rx *rx;
-	struct chunk_walk w;
 	uint16_t headroom, room;
 	uint32_t data_offset;
-	unsigned int i, n, shift = 0, pages = 0;
-	uint64_t *page_delta;
+	unsigned int n, shift = 0, pages;
 	size_t sz;
 	int ret;
 
@@ -242,6 +313,7 @@ mbufx_rx_create(struct rte_mempool *mp, uint16_t port, uint32_t flags)
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, vlan_tci_outer) >=
 			 RTE_CACHE_LINE_MIN_SIZE);
 
+	/* checks: arguments, pktmbuf geometry, a pool numbered our way */
 	if (mp == NULL || (flags & ~MBUFX_RX_F_NO_IOVA) != 0) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -254,38 +326,13 @@ mbufx_rx_create(struct rte_mempool *mp, uint16_t port, uint32_t flags)
 		return NULL;
 	}
 
-	tmp = malloc(sizeof(*tmp) * mp->nb_mem_chunks);
-	if (tmp == NULL) {
-		rte_errno = ENOMEM;
+	/* the IOVA tables */
+	tmp = chunks_read(mp, flags, &n);
+	if (tmp == NULL)
 		return NULL;
-	}
-	w.c = tmp;
-	w.n = 0;
-	w.max = mp->nb_mem_chunks;
-	w.bad = 0;
-	rte_mempool_mem_iter(mp, chunk_collect, &w);
-	if (w.bad != 0 && (flags & MBUFX_RX_F_NO_IOVA) == 0) {
-		RX_LOG(ERR, "pool %s: %u of %u memory chunks have no IOVA "
-		       "(create with MBUFX_RX_F_NO_IOVA for a software path)",
-		       mp->name, w.bad, w.n);
-		free(tmp);
-		rte_errno = ENOTSUP;
-		return NULL;
-	}
-	n = chunk_table_build(tmp, w.n);
-	if (flags & MBUFX_RX_F_NO_IOVA) {
-		kind = MBUFX_RX_IOVA_NONE;
-	} else {
-		for (i = 1; i < n; i++)
-			if (tmp[i].delta != tmp[0].delta)
-				kind = MBUFX_RX_IOVA_TABLE;
-		if (kind == MBUFX_RX_IOVA_TABLE) {
-			pages = page_table_choose(tmp, n, &shift);
-			if (pages != 0)
-				kind = MBUFX_RX_IOVA_PAGES;
-		}
-	}
+	kind = iova_kind_choose(tmp, n, flags, &shift, &pages);
 
+	/* one allocation: context, chunk table, page table */
 	sz = sizeof(*p) + sizeof(p->chunks[0]) * n;
 	p = rte_zmalloc_socket("mbufx_rx", sz + sizeof(uint64_t) * pages,
 			       RTE_CACHE_LINE_SIZE, mp->socket_id);
@@ -309,23 +356,10 @@ mbufx_rx_create(struct rte_mempool *mp, uint16_t port, uint32_t flags)
 	rx->nb_chunks = n;
 	rx->iova_kind = kind;
 	rx->iova_delta = kind == MBUFX_RX_IOVA_LINEAR ? p->chunks[0].delta : 0;
-	if (kind == MBUFX_RX_IOVA_PAGES) {
-		page_delta = RTE_PTR_ADD(p, sz);
-		rx->page_shift = shift;
-		rx->page_base = p->chunks[0].start >> shift << shift;
-		rx->nb_pages = pages;
-		/* each chunk's pages; pages between chunks are never used */
-		for (i = 0; i < n; i++) {
-			uintptr_t pg;
+	if (kind == MBUFX_RX_IOVA_PAGES)
+		page_table_fill(rx, RTE_PTR_ADD(p, sz), shift, pages);
 
-			for (pg = p->chunks[i].start >> shift;
-			     pg <= (p->chunks[i].end - 1) >> shift; pg++)
-				page_delta[pg - (rx->page_base >> shift)] =
-					p->chunks[i].delta;
-		}
-		rx->page_delta = page_delta;
-	}
-
+	/* publish */
 	rte_spinlock_lock(&rx_registry_lock);
 	TAILQ_INSERT_TAIL(&rx_registry, p, next);
 	rte_spinlock_unlock(&rx_registry_lock);
