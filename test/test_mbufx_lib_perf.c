@@ -415,24 +415,25 @@ to_mpps(double *v, unsigned int n)
 		v[i] = tsc_mhz / v[i];
 }
 
-static int
-test_lib_perf(void)
-{
-	static struct bcase cs[16];
-	static struct row rows[24];
-	static double mpps[16][MAX_VARIANTS][MAX_REPS];
-	struct mbufx_zone_params p, zp;
-	struct mbufx_zone_stats s0, s1;
-	char path[512], env[2048];
-	unsigned int nc = 0, nr = 0, i, v, k;
-	uint64_t hdr_allocs[3];
-	double fan_allocs[3][2];
-	static const unsigned int enc[] = { 4, 8, 18, 50 };
-	static const unsigned int fan[] = { 2, 4, 8 };
-	FILE *f;
+/* What one run measured: its cases, and the fan-out header counts. */
+struct lib_run {
+	struct bcase cs[16];
+	unsigned int nc;
+	double fan_allocs[3][2];	/* per fan-out: mbufx, baseline */
+	double mpps[16][MAX_VARIANTS][MAX_REPS];
+	struct row rows[24];
+	unsigned int nr;
+};
 
-	reps = bench_reps(7, MAX_REPS / 3);
-	tsc_mhz = (double)rte_get_tsc_hz() / 1e6;
+static const unsigned int enc_len[] = { 4, 8, 18, 50 };
+static const unsigned int fan_n[] = { 2, 4, 8 };
+
+/* The zone set every case allocates from, and the jumbo source frame. */
+static int
+lib_setup(void)
+{
+	struct mbufx_zone_params p;
+	unsigned int i;
 
 	mbufx_zone_params_init(&p);
 	p.count[MBUFX_ZONE_HDR] = NPOOL_HDR;
@@ -451,141 +452,186 @@ test_lib_perf(void)
 	for (i = 0; i < JUMBO_LEN; i++)
 		jsrc[i] = (uint8_t)(i * 7);
 	memset(tmpl, 0x5a, sizeof(tmpl));
+	return TEST_SUCCESS;
+}
 
-	printf("libmbufx benchmarks: %u repetitions, TSC %.0f MHz, lcore %u\n",
-	       reps, tsc_mhz, rte_lcore_id());
-	for (i = 0; i < RTE_DIM(enc); i++) {
-		snprintf(path, sizeof(path), "encap-%u", enc[i]);
-		cs[nc] = (struct bcase){ strdup(path), 2,
-			{ "mbufx", "ipv4_multicast" }, run_encap, enc[i] };
-		bcase_run(&cs[nc++], reps);
+/* Every case, one after the other; variants interleaved within each. */
+static void
+lib_run_cases(struct lib_run *lr)
+{
+	struct mbufx_zone_stats s0, s1;
+	struct bcase *c;
+	char name[32];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(enc_len); i++) {
+		snprintf(name, sizeof(name), "encap-%u", enc_len[i]);
+		c = &lr->cs[lr->nc++];
+		*c = (struct bcase){ strdup(name), 2,
+			{ "mbufx", "ipv4_multicast" }, run_encap, enc_len[i] };
+		bcase_run(c, reps);
 	}
-	for (i = 0; i < RTE_DIM(fan); i++) {
-		snprintf(path, sizeof(path), "fanout-%u", fan[i]);
-		cs[nc] = (struct bcase){ strdup(path), 3,
+	for (i = 0; i < RTE_DIM(fan_n); i++) {
+		snprintf(name, sizeof(name), "fanout-%u", fan_n[i]);
+		c = &lr->cs[lr->nc++];
+		*c = (struct bcase){ strdup(name), 3,
 			{ "mbufx", "ipv4_multicast", "ipv4_multicast+meta" },
-			run_fanout, fan[i] };
+			run_fanout, fan_n[i] };
 		/* header allocations, measured once: counters vs baseline */
 		mbufx_zone_set_stats(zs, &s0);
-		run_fanout(0, fan[i]);
+		run_fanout(0, fan_n[i]);
 		mbufx_zone_set_stats(zs, &s1);
-		hdr_allocs[i] = s1.fanout_hdr_alloc - s0.fanout_hdr_alloc;
+		lr->fan_allocs[i][0] = (double)(s1.fanout_hdr_alloc -
+						s0.fanout_hdr_alloc) / FANOUT_N;
 		base_hdr_allocs = 0;
-		run_fanout(1, fan[i]);
-		fan_allocs[i][0] = (double)hdr_allocs[i] / FANOUT_N;
-		fan_allocs[i][1] = (double)base_hdr_allocs / FANOUT_N;
-		bcase_run(&cs[nc++], reps);
+		run_fanout(1, fan_n[i]);
+		lr->fan_allocs[i][1] = (double)base_hdr_allocs / FANOUT_N;
+		bcase_run(c, reps);
 	}
 	for (i = 0; i < 2; i++) {
-		cs[nc] = (struct bcase){ i == 0 ? "pullup-64" : "pullup-128", 3,
+		c = &lr->cs[lr->nc++];
+		*c = (struct bcase){ i == 0 ? "pullup-64" : "pullup-128", 3,
 			{ "mbufx", "linearize", "copy" }, run_pullup,
 			i == 0 ? 64 : 128 };
-		bcase_run(&cs[nc++], reps);
+		bcase_run(c, reps);
 	}
 	for (i = 0; i < 2; i++) {
-		cs[nc] = (struct bcase){ i == 0 ? "alloc" : "alloc-bulk", 2,
+		c = &lr->cs[lr->nc++];
+		*c = (struct bcase){ i == 0 ? "alloc" : "alloc-bulk", 2,
 			{ "mbufx", "direct" }, run_alloc, i };
-		bcase_run(&cs[nc++], reps * 3);
+		bcase_run(c, reps * 3);
 	}
 	for (i = 0; i < 2; i++) {
-		cs[nc] = (struct bcase){ i == 0 ? "jumbo-9000" :
+		c = &lr->cs[lr->nc++];
+		*c = (struct bcase){ i == 0 ? "jumbo-9000" :
 			"jumbo-9000-copy", 2, { "mbufx", "chain-2k" }, run_jumbo,
 			JUMBO_LEN | (i == 0 ? 0 : JUMBO_NOCK) };
-		bcase_run(&cs[nc++], reps);
+		bcase_run(c, reps);
 	}
-	TEST_ASSERT_SUCCESS(mbufx_zone_set_audit(zs, stdout), "leak");
+}
 
-	/* rows */
-	for (i = 0; i < nc; i++) {
-		struct bcase *c = &cs[i];
-		struct row *r;
-		unsigned int nrun = strncmp(c->name, "alloc", 5) == 0 ?
-			reps * 3 : reps;
+/* Encap and jumbo cases: one Mpps row (higher is better). */
+static void
+rows_mpps(struct lib_run *lr, unsigned int i, unsigned int nrun)
+{
+	struct bcase *c = &lr->cs[i];
+	struct row *r = &lr->rows[lr->nr++];
+	unsigned int v, k;
 
-		if (strncmp(c->name, "encap", 5) == 0 ||
-		    strncmp(c->name, "jumbo", 5) == 0) {
-			r = &rows[nr++];
+	snprintf(r->name, sizeof(r->name), "%s", c->name);
+	r->metric = "Mpps";
+	r->higher = 1;
+	r->nv = 2;
+	for (v = 0; v < 2; v++) {
+		for (k = 0; k < nrun; k++)
+			lr->mpps[i][v][k] = c->res[v][k];
+		to_mpps(lr->mpps[i][v], nrun);
+		r->key[v] = c->vname[v];
+		r->val[v] = bench_median(lr->mpps[i][v], nrun);
+		r->runs[v] = lr->mpps[i][v];
+	}
+	if (c->name[0] == 'e')
+		r->target = 1.25;
+	else if (strcmp(c->name, "jumbo-9000") == 0)
+		r->target = 1.5;
+	else
+		snprintf(r->note, sizeof(r->note),
+			 "copy in only, no checksum (informational)");
+}
+
+/* Other cases: a cycles row per baseline (fan-out: a header-count row first). */
+static void
+rows_cycles(struct lib_run *lr, unsigned int i)
+{
+	struct bcase *c = &lr->cs[i];
+	struct row *r;
+	unsigned int v, k;
+
+	if (strncmp(c->name, "fanout", 6) == 0) {
+		r = &lr->rows[lr->nr++];
+		snprintf(r->name, sizeof(r->name), "%s hdr allocs", c->name);
+		r->metric = "hdr allocs/pkt";
+		r->higher = 0;
+		r->nv = 2;
+		for (v = 0; v < 2; v++) {
+			r->key[v] = c->vname[v];
+			r->val[v] = lr->fan_allocs[i - RTE_DIM(enc_len)][v];
+		}
+		snprintf(r->note, sizeof(r->note),
+			 "counted: mbufx zone-set counters, baseline "
+			 "calls; the original is the last copy's "
+			 "payload (mbufx) or packet (baseline)");
+	}
+	for (k = 1; k < c->nv; k++) {
+		r = &lr->rows[lr->nr++];
+		if (c->nv > 2)
+			snprintf(r->name, sizeof(r->name), "%s vs %s",
+				 c->name, c->vname[k]);
+		else
 			snprintf(r->name, sizeof(r->name), "%s", c->name);
-			r->metric = "Mpps";
-			r->higher = 1;
-			r->nv = 2;
-			for (v = 0; v < 2; v++) {
-				for (k = 0; k < nrun; k++)
-					mpps[i][v][k] = c->res[v][k];
-				to_mpps(mpps[i][v], nrun);
-				r->key[v] = c->vname[v];
-				r->val[v] = bench_median(mpps[i][v], nrun);
-				r->runs[v] = mpps[i][v];
-			}
-			if (c->name[0] == 'e')
-				r->target = 1.25;
-			else if (strcmp(c->name, "jumbo-9000") == 0)
-				r->target = 1.5;
-			else
-				snprintf(r->note, sizeof(r->note),
-					 "copy in only, no checksum "
-					 "(informational)");
-			continue;
-		}
-		if (strncmp(c->name, "fanout", 6) == 0) {
-			r = &rows[nr++];
-			snprintf(r->name, sizeof(r->name), "%s hdr allocs",
-				 c->name);
-			r->metric = "hdr allocs/pkt";
-			r->higher = 0;
-			r->nv = 2;
-			for (v = 0; v < 2; v++) {
-				r->key[v] = c->vname[v];
-				r->val[v] = fan_allocs[i - RTE_DIM(enc)][v];
-			}
-			snprintf(r->note, sizeof(r->note),
-				 "counted: mbufx zone-set counters, baseline "
-				 "calls; the original is the last copy's "
-				 "payload (mbufx) or packet (baseline)");
-		}
-		for (k = 1; k < c->nv; k++) {
-			r = &rows[nr++];
-			if (c->nv > 2)
-				snprintf(r->name, sizeof(r->name), "%s vs %s",
-					 c->name, c->vname[k]);
-			else
-				snprintf(r->name, sizeof(r->name), "%s", c->name);
-			r->metric = "cycles/pkt";
-			r->higher = 0;
-			r->nv = 2;
-			r->key[0] = c->vname[0];
-			r->key[1] = c->vname[k];
-			r->val[0] = c->med[0];
-			r->val[1] = c->med[k];
-			r->runs[0] = c->res[0];
-			r->runs[1] = c->res[k];
-			r->base = 1;
-			if (strncmp(c->name, "alloc", 5) == 0) {
-				r->metric = "cycles/mbuf";
-				r->target = 0.97;
-			}
+		r->metric = "cycles/pkt";
+		r->higher = 0;
+		r->nv = 2;
+		r->key[0] = c->vname[0];
+		r->key[1] = c->vname[k];
+		r->val[0] = c->med[0];
+		r->val[1] = c->med[k];
+		r->runs[0] = c->res[0];
+		r->runs[1] = c->res[k];
+		if (strncmp(c->name, "alloc", 5) == 0) {
+			r->metric = "cycles/mbuf";
+			r->target = 0.97;
 		}
 	}
-	for (i = 0; i < nr; i++)
-		rows[i].base = 1;
-	for (i = 0; i < nr; i++) {
-		if (rows[i].target <= 0 || row_ratio(&rows[i]) >= rows[i].target)
+}
+
+/* The rows of every case; a missed target gets its reading as the note. */
+static void
+lib_rows(struct lib_run *lr)
+{
+	struct row *r;
+	unsigned int i;
+
+	for (i = 0; i < lr->nc; i++) {
+		const char *name = lr->cs[i].name;
+
+		if (strncmp(name, "encap", 5) == 0 ||
+		    strncmp(name, "jumbo", 5) == 0)
+			rows_mpps(lr, i, reps);
+		else
+			rows_cycles(lr, i);
+	}
+	for (i = 0; i < lr->nr; i++) {
+		r = &lr->rows[i];
+		r->base = 1;
+		if (r->target <= 0 || row_ratio(r) >= r->target)
 			continue;
-		if (strcmp(rows[i].name, "alloc") == 0)
-			snprintf(rows[i].note, sizeof(rows[i].note),
+		if (strcmp(r->name, "alloc") == 0)
+			snprintf(r->note, sizeof(r->note),
 				 "size check, lcore check and counter (1-2 cycles): "
 				 "the own cache pop repays them on DPDK 22.11, not on "
 				 "24.11+, whose get pops one object as cheaply");
-		else if (strncmp(rows[i].name, "jumbo", 5) == 0)
-			snprintf(rows[i].note, sizeof(rows[i].note),
+		else if (strncmp(r->name, "jumbo", 5) == 0)
+			snprintf(r->note, sizeof(r->note),
 				 "copy and checksum of 9000 B dominate both; chains "
 				 "add 4 alloc/free and a segment walk (about 1.5x "
 				 "with 4 KiB pages, --no-huge)");
 		else
-			snprintf(rows[i].note, sizeof(rows[i].note),
+			snprintf(r->note, sizeof(r->note),
 				 "target missed on this run: 2 shared vCPUs, "
 				 "see the runs for the spread");
 	}
+}
+
+/* lib.json, and one line per row on stdout. */
+static int
+lib_report(const struct lib_run *lr)
+{
+	struct mbufx_zone_params zp;
+	char path[512], env[2048];
+	const struct row *r;
+	unsigned int i;
+	FILE *f;
 
 	mbufx_zone_set_params(zs, &zp);
 	snprintf(env, sizeof(env),
@@ -608,15 +654,34 @@ test_lib_perf(void)
 			    "allocation dispatch, jumbo frames", env, path,
 			    sizeof(path));
 	TEST_ASSERT_NOT_NULL(f, "cannot write %s", path);
-	for (i = 0; i < nr; i++)
-		json_row(f, &rows[i], i == nr - 1);
+	for (i = 0; i < lr->nr; i++)
+		json_row(f, &lr->rows[i], i == lr->nr - 1);
 	TEST_ASSERT_SUCCESS(bench_json_close(f, path), "write %s", path);
-	for (i = 0; i < nr; i++)
-		printf("  %-26s %-14s ratio %.3f%s\n", rows[i].name,
-		       rows[i].metric, row_ratio(&rows[i]),
-		       rows[i].target > 0 ? (row_ratio(&rows[i]) >=
-		       rows[i].target ? " (target met)" : " (target missed)") :
-		       "");
+	for (i = 0; i < lr->nr; i++) {
+		r = &lr->rows[i];
+		printf("  %-26s %-14s ratio %.3f%s\n", r->name, r->metric,
+		       row_ratio(r), r->target <= 0 ? "" :
+		       row_ratio(r) >= r->target ? " (target met)" :
+		       " (target missed)");
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_lib_perf(void)
+{
+	static struct lib_run lr;
+
+	memset(&lr, 0, sizeof(lr));
+	reps = bench_reps(7, MAX_REPS / 3);
+	tsc_mhz = (double)rte_get_tsc_hz() / 1e6;
+	TEST_ASSERT_SUCCESS(lib_setup(), "set-up");
+	printf("libmbufx benchmarks: %u repetitions, TSC %.0f MHz, lcore %u\n",
+	       reps, tsc_mhz, rte_lcore_id());
+	lib_run_cases(&lr);
+	TEST_ASSERT_SUCCESS(mbufx_zone_set_audit(zs, stdout), "leak");
+	lib_rows(&lr);
+	TEST_ASSERT_SUCCESS(lib_report(&lr), "report");
 	free(jsrc);
 	TEST_ASSERT_SUCCESS(mbufx_zone_set_free(zs), "free");
 	return TEST_SUCCESS;
