@@ -806,118 +806,78 @@ cache_sizes(char *buf, size_t len)
 	return buf[0] != '\0' ? buf : "unknown";
 }
 
+/* The simulation's rings, windows and late-attach context (on s->mp). */
 static int
-test_mbufx_rx_perf(void)
+sim_alloc(struct sim *s)
 {
-	static struct bench_case cases[] = {
-		{ .ring = 1024, .frame = 64 },
-		{ .ring = 1024, .frame = 1500 },
-		{ .ring = 4096, .frame = 64 },
-		{ .ring = 4096, .frame = 1500 },
-		{ .ring = 1024, .frame = 64, .app = APP_TABLE },
-		{ .ring = 1024, .frame = 1500, .app = APP_TABLE },
-		{ .ring = 4096, .frame = 64, .app = APP_TABLE },
-		{ .ring = 4096, .frame = 1500, .app = APP_TABLE },
-		{ .ring = 1024, .frame = 1500, .app = APP_PAYLOAD },
-		{ .ring = 4096, .frame = 1500, .app = APP_PAYLOAD },
-	};
-	struct mbufx_rx_info info;
-	uint64_t l2;
-	struct sim s;
-	uint8_t *evict_buf = NULL, *table = NULL;
-	struct rte_mempool *mp;
-	char env[4096], cpu[128], caches[128];
-	const char *ev;
-	size_t off;
-	unsigned int c, r, k, i;
-	int ret = TEST_FAILED, only = -1;
+	s->rx = mbufx_rx_create(s->mp, 0, 0);
+	s->ring = rte_zmalloc("rx_perf_ring", sizeof(*s->ring) * 4096, 64);
+	s->sw = rte_zmalloc("rx_perf_sw", sizeof(*s->sw) * 4096, 64);
+	s->txr = rte_zmalloc("rx_perf_txr", sizeof(*s->txr) * TX_RING, 64);
+	s->txsw = rte_zmalloc("rx_perf_txsw", sizeof(*s->txsw) * TX_RING, 64);
+	s->rx_win = calloc(WINDOWS, sizeof(*s->rx_win));
+	s->loop_win = calloc(WINDOWS, sizeof(*s->loop_win));
+	if (s->rx == NULL || s->ring == NULL || s->sw == NULL ||
+	    s->txr == NULL || s->txsw == NULL || s->rx_win == NULL ||
+	    s->loop_win == NULL)
+		return -ENOMEM;
+	return 0;
+}
 
-	memset(&s, 0, sizeof(s));
-	reps = bench_reps(REPS_DEFAULT, REPS_MAX);
-	ev = getenv("MBUFX_RX_PERF_PKTS");
-	if (ev != NULL && atoi(ev) >= BURST)
-		measure_pkts = RTE_MIN((unsigned int)atoi(ev) / BURST * BURST,
-				       MEASURE_PKTS);
-	ev = getenv("MBUFX_RX_PERF_TX_EAGER");
-	s.tx_keep = ev != NULL && atoi(ev) != 0 ? 2 * BURST : TX_RING - BURST;
-	ev = getenv("MBUFX_RX_PERF_CASE");
-	if (ev != NULL)
-		only = atoi(ev);
-	mp = rte_pktmbuf_pool_create_by_ops("rx_perf", POOL_SIZE, POOL_CACHE,
-					    0, RTE_MBUF_DEFAULT_BUF_SIZE,
-					    rte_socket_id(), "mbufx");
-	TEST_ASSERT_NOT_NULL(mp, "pool: %s", rte_strerror(rte_errno));
-	s.mp = mp;
-	s.rx = mbufx_rx_create(mp, 0, 0);
-	s.ring = rte_zmalloc("rx_perf_ring", sizeof(*s.ring) * 4096, 64);
-	s.sw = rte_zmalloc("rx_perf_sw", sizeof(*s.sw) * 4096, 64);
-	s.txr = rte_zmalloc("rx_perf_txr", sizeof(*s.txr) * TX_RING, 64);
-	s.txsw = rte_zmalloc("rx_perf_txsw", sizeof(*s.txsw) * TX_RING, 64);
-	s.rx_win = calloc(WINDOWS, sizeof(*s.rx_win));
-	s.loop_win = calloc(WINDOWS, sizeof(*s.loop_win));
-	evict_buf = malloc(EVICT_SIZE);
-	table = malloc(TABLE_SIZE);
-	if (s.rx == NULL || s.ring == NULL || s.sw == NULL || s.txr == NULL ||
-			s.txsw == NULL || evict_buf == NULL || table == NULL ||
-			s.rx_win == NULL || s.loop_win == NULL)
-		goto out;
-#if defined(RTE_ARCH_X86)
-	have_cldemote = rte_cpu_get_flag_enabled(RTE_CPUFLAG_CLDEMOTE) > 0;
-#endif
-	memset(evict_buf, 1, EVICT_SIZE);
-	for (i = 0; i < TABLE_SIZE; i++)
-		table[i] = (uint8_t)(i * 31);
-	for (i = 0; i < sizeof(frame_tpl); i++)
-		frame_tpl[i] = (uint8_t)(i * 7 + 1);
-	mbufx_rx_info_get(s.rx, &info);
-	s.data_offset = info.data_offset;
-	{
-		struct rte_mbuf mb;
+static void
+sim_free(struct sim *s)
+{
+	free(s->rx_win);
+	free(s->loop_win);
+	rte_free(s->ring);
+	rte_free(s->sw);
+	rte_free(s->txr);
+	rte_free(s->txsw);
+	mbufx_rx_free(s->rx);
+}
 
-		memset(&mb, 0, sizeof(mb));
-		mb.data_off = RTE_PKTMBUF_HEADROOM;
-		rte_mbuf_refcnt_set(&mb, 1);
-		mb.nb_segs = 1;
-		mb.port = 0;
-		memcpy(&s.mbuf_init, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf,
-							       rearm_data)),
-		       sizeof(s.mbuf_init));
-	}
-	s.frame = frame_tpl;
-	s.overhead = window_overhead();
-	overhead = s.overhead;
-	l2 = l2_bytes();
-	for (c = 0; c < RTE_DIM(cases); c++)
+/*
+ * 1.15 where the app walks the table or the ring's buffers exceed the L2
+ * (4096-entry rings when the L2 size is unknown), else 1.0.
+ */
+static void
+set_targets(struct bench_case *cases, unsigned int n, uint32_t elt_size)
+{
+	uint64_t l2 = l2_bytes();
+	unsigned int c;
+
+	for (c = 0; c < n; c++)
 		cases[c].target = cases[c].app == APP_TABLE ||
-			(l2 != 0 ? (uint64_t)cases[c].ring * mp->elt_size > l2 :
+			(l2 != 0 ? (uint64_t)cases[c].ring * elt_size > l2 :
 			 cases[c].ring >= 4096) ? TARGET_BIG : TARGET_ANY;
+}
 
-	for (c = 0; c < RTE_DIM(cases); c++) {
-		struct bench_case *bc = &cases[c];
+/* The rearm word of a fresh single-segment mbuf on port 0. */
+static uint64_t
+rearm_word(void)
+{
+	struct rte_mbuf mb;
+	uint64_t w;
 
-		if (only >= 0 && c != (unsigned int)only)
-			continue;
-		s.n = bc->ring;
-		s.mask = bc->ring - 1;
-		s.frame_len = bc->frame;
-		s.table = bc->app == APP_TABLE ? table : NULL;
-		s.payload = bc->app == APP_PAYLOAD;
-		for (r = 0; r < reps; r++) {
-			/* order rotates per repetition: no mode always first */
-			for (k = 0; k < M_NUM; k++) {
-				enum mode m = (enum mode)((k + r) % M_NUM);
+	memset(&mb, 0, sizeof(mb));
+	mb.data_off = RTE_PKTMBUF_HEADROOM;
+	rte_mbuf_refcnt_set(&mb, 1);
+	mb.nb_segs = 1;
+	mb.port = 0;
+	memcpy(&w, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
+	       sizeof(w));
+	return w;
+}
 
-				if (run_once(&s, m, evict_buf, &bc->rx[m][r],
-					     &bc->loop[m][r]) != TEST_SUCCESS)
-					goto out;
-			}
-		}
-		row_print(bc);
-		fflush(stdout);
-	}
+/* The results file's description of the run (env), into env. */
+static void
+rx_perf_env(char *env, size_t len, const struct sim *sp, unsigned int ncases)
+{
+	char cpu[128], caches[128];
+	size_t off;
 
 	off = 0;
-	env_add(env, sizeof(env), &off,
+	env_add(env, len, &off,
 		"\"cpu\": \"%s\", \"caches\": \"%s (a VM reports the host's "
 		"LLC)\", \"tsc_hz\": \"%" PRIu64 "\", \"lcore\": \"%u\", "
 		"\"iova_mode\": \"%s\", \"load\": \"%.2f (1 min)\", ",
@@ -925,7 +885,7 @@ test_mbufx_rx_perf(void)
 		rte_get_tsc_hz(), rte_lcore_id(),
 		rte_eal_iova_mode() == RTE_IOVA_VA ? "va" : "pa",
 		bench_loadavg());
-	env_add(env, sizeof(env), &off,
+	env_add(env, len, &off,
 		"\"pool\": \"%u mbufs x %u B data room, ops mbufx, per-lcore "
 		"cache %u, %u memory chunks (IOVA lookup: %s); LIFO reuse keeps "
 		"the working set at rx ring + tx ring + cache buffers\", "
@@ -934,13 +894,13 @@ test_mbufx_rx_perf(void)
 		"(rte_mempool_put_bulk, no header access), cleanup when more "
 		"than %u are in flight (%s)\", ",
 		POOL_SIZE, RTE_MBUF_DEFAULT_BUF_SIZE, POOL_CACHE,
-		s.rx->nb_chunks,
-		s.rx->iova_kind == MBUFX_RX_IOVA_LINEAR ? "one offset" :
-		s.rx->iova_kind == MBUFX_RX_IOVA_PAGES ? "per-page table" :
-		"chunk search", BURST, BURST, TX_RING, s.tx_keep,
-		s.tx_keep == TX_RING - BURST ? "lazy, as Intel PMDs" :
+		sp->rx->nb_chunks,
+		sp->rx->iova_kind == MBUFX_RX_IOVA_LINEAR ? "one offset" :
+		sp->rx->iova_kind == MBUFX_RX_IOVA_PAGES ? "per-page table" :
+		"chunk search", BURST, BURST, TX_RING, sp->tx_keep,
+		sp->tx_keep == TX_RING - BURST ? "lazy, as Intel PMDs" :
 		"eager: what the NIC has sent, MBUFX_RX_PERF_TX_EAGER");
-	env_add(env, sizeof(env), &off,
+	env_add(env, len, &off,
 		"\"device\": \"frame and descriptor write-back between refill "
 		"and completion: %s\", "
 		"\"classic\": \"vector-PMD style: bulk get into the sw ring, "
@@ -962,7 +922,7 @@ test_mbufx_rx_perf(void)
 		"line (DDIO-like: lands in the LLC, not in this core's L1/L2)" :
 #endif
 		"non-temporal stores (to memory, no DDIO)");
-	env_add(env, sizeof(env), &off,
+	env_add(env, len, &off,
 		"\"method\": \"the three modes in one process on one pool, "
 		"interleaved, order rotating per repetition; before each run a "
 		"64 MiB write sweep evicts L1/L2, then 4 x (rx ring + tx ring) "
@@ -976,21 +936,115 @@ test_mbufx_rx_perf(void)
 		"over its bursts, leaving out bursts above %u x the run's median "
 		"(interrupts, preemption: %" PRIu64 " of %u bursts)\", "
 		"\"repetitions\": \"%u per mode and case, medians\"",
-		measure_pkts, s.overhead, TRIM_FACTOR, s.trimmed,
-		(unsigned int)(RTE_DIM(cases) * M_NUM * reps *
+		measure_pkts, sp->overhead, TRIM_FACTOR, sp->trimmed,
+		(unsigned int)(ncases * M_NUM * reps *
 			       (measure_pkts / BURST)), reps);
+}
+
+/* Every case (or only one), the modes interleaved; one line per row. */
+static int
+rx_perf_cases(struct sim *sp, struct bench_case *cases, unsigned int ncases,
+	      int only, uint8_t *evict_buf, uint8_t *table)
+{
+	unsigned int c, r, k;
+
+	for (c = 0; c < ncases; c++) {
+		struct bench_case *bc = &cases[c];
+
+		if (only >= 0 && c != (unsigned int)only)
+			continue;
+		sp->n = bc->ring;
+		sp->mask = bc->ring - 1;
+		sp->frame_len = bc->frame;
+		sp->table = bc->app == APP_TABLE ? table : NULL;
+		sp->payload = bc->app == APP_PAYLOAD;
+		for (r = 0; r < reps; r++) {
+			/* order rotates per repetition: no mode always first */
+			for (k = 0; k < M_NUM; k++) {
+				enum mode m = (enum mode)((k + r) % M_NUM);
+
+				if (run_once(sp, m, evict_buf, &bc->rx[m][r],
+					     &bc->loop[m][r]) != TEST_SUCCESS)
+					return TEST_FAILED;
+			}
+		}
+		row_print(bc);
+		fflush(stdout);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_mbufx_rx_perf(void)
+{
+	static struct bench_case cases[] = {
+		{ .ring = 1024, .frame = 64 },
+		{ .ring = 1024, .frame = 1500 },
+		{ .ring = 4096, .frame = 64 },
+		{ .ring = 4096, .frame = 1500 },
+		{ .ring = 1024, .frame = 64, .app = APP_TABLE },
+		{ .ring = 1024, .frame = 1500, .app = APP_TABLE },
+		{ .ring = 4096, .frame = 64, .app = APP_TABLE },
+		{ .ring = 4096, .frame = 1500, .app = APP_TABLE },
+		{ .ring = 1024, .frame = 1500, .app = APP_PAYLOAD },
+		{ .ring = 4096, .frame = 1500, .app = APP_PAYLOAD },
+	};
+	struct mbufx_rx_info info;
+	struct sim s;
+	uint8_t *evict_buf = NULL, *table = NULL;
+	struct rte_mempool *mp;
+	char env[4096];
+	const char *ev;
+	unsigned int i;
+	int ret = TEST_FAILED, only = -1;
+
+	memset(&s, 0, sizeof(s));
+	reps = bench_reps(REPS_DEFAULT, REPS_MAX);
+	ev = getenv("MBUFX_RX_PERF_PKTS");
+	if (ev != NULL && atoi(ev) >= BURST)
+		measure_pkts = RTE_MIN((unsigned int)atoi(ev) / BURST * BURST,
+				       MEASURE_PKTS);
+	ev = getenv("MBUFX_RX_PERF_TX_EAGER");
+	s.tx_keep = ev != NULL && atoi(ev) != 0 ? 2 * BURST : TX_RING - BURST;
+	ev = getenv("MBUFX_RX_PERF_CASE");
+	if (ev != NULL)
+		only = atoi(ev);
+	mp = rte_pktmbuf_pool_create_by_ops("rx_perf", POOL_SIZE, POOL_CACHE,
+					    0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					    rte_socket_id(), "mbufx");
+	TEST_ASSERT_NOT_NULL(mp, "pool: %s", rte_strerror(rte_errno));
+	s.mp = mp;
+	evict_buf = malloc(EVICT_SIZE);
+	table = malloc(TABLE_SIZE);
+	if (sim_alloc(&s) != 0 || evict_buf == NULL || table == NULL)
+		goto out;
+#if defined(RTE_ARCH_X86)
+	have_cldemote = rte_cpu_get_flag_enabled(RTE_CPUFLAG_CLDEMOTE) > 0;
+#endif
+	memset(evict_buf, 1, EVICT_SIZE);
+	for (i = 0; i < TABLE_SIZE; i++)
+		table[i] = (uint8_t)(i * 31);
+	for (i = 0; i < sizeof(frame_tpl); i++)
+		frame_tpl[i] = (uint8_t)(i * 7 + 1);
+	mbufx_rx_info_get(s.rx, &info);
+	s.data_offset = info.data_offset;
+	s.mbuf_init = rearm_word();
+	s.frame = frame_tpl;
+	s.overhead = window_overhead();
+	overhead = s.overhead;
+	set_targets(cases, RTE_DIM(cases), mp->elt_size);
+
+	if (rx_perf_cases(&s, cases, RTE_DIM(cases), only, evict_buf,
+			  table) != TEST_SUCCESS)
+		goto out;
+
+	rx_perf_env(env, sizeof(env), &s, RTE_DIM(cases));
 	/* a partial run (one case) is for valgrind: no results file */
 	ret = only >= 0 ? TEST_SUCCESS : write_json(cases, RTE_DIM(cases), env);
 out:
 	free(evict_buf);
 	free(table);
-	free(s.rx_win);
-	free(s.loop_win);
-	rte_free(s.ring);
-	rte_free(s.sw);
-	rte_free(s.txr);
-	rte_free(s.txsw);
-	mbufx_rx_free(s.rx);
+	sim_free(&s);
 	rte_mempool_free(mp);
 	return ret;
 }
