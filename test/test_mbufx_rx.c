@@ -169,18 +169,18 @@ check_buf(struct rte_mempool *mp, uint32_t flags, uint16_t room,
 
 	if (addr != want || (const char *)addr + room !=
 			(char *)m->buf_addr + m->buf_len) {
-		printf("FAIL %s: obj %p addr %p want %p\n", mp->name,
+		TEST_FAIL_MSG("%s: obj %p addr %p want %p", mp->name,
 		       (void *)m, addr, want);
 		return TEST_FAILED;
 	}
 	if (flags & MBUFX_RX_F_NO_IOVA) {
 		if (iova != RTE_BAD_IOVA) {
-			printf("FAIL %s: iova without IOVA\n", mp->name);
+			TEST_FAIL_MSG("%s: iova without IOVA", mp->name);
 			return TEST_FAILED;
 		}
 	} else if (iova != wiova || iova != viova) {
-		printf("FAIL %s: obj %p iova 0x%" PRIx64 " header 0x%" PRIx64
-		       " virt2iova 0x%" PRIx64 "\n", mp->name, (void *)m, iova,
+		TEST_FAIL_MSG("%s: obj %p iova 0x%" PRIx64 " header 0x%" PRIx64
+		       " virt2iova 0x%" PRIx64, mp->name, (void *)m, iova,
 		       wiova, viova);
 		return TEST_FAILED;
 	}
@@ -203,19 +203,19 @@ check_ranges(const struct mbufx_rx *rx, const struct rte_mempool *mp,
 
 	if (mbufx_rx_chunk_get(rx, 0, NULL, &e) != -EINVAL ||
 	    mbufx_rx_chunk_get(NULL, 0, &s, &e) != -EINVAL) {
-		printf("FAIL %s: chunk_get takes NULL\n", mp->name);
+		TEST_FAIL_MSG("%s: chunk_get takes NULL", mp->name);
 		return 0;
 	}
 	for (nr = 0; mbufx_rx_chunk_get(rx, nr, &s, &e) == 0; nr++) {
 		if (e <= s || s < prev_e) {
-			printf("FAIL %s: range %u [%#" PRIxPTR ", %#" PRIxPTR
-			       ") not sorted or empty\n", mp->name, nr, s, e);
+			TEST_FAIL_MSG("%s: range %u [%#" PRIxPTR ", %#" PRIxPTR
+			       ") not sorted or empty", mp->name, nr, s, e);
 			return 0;
 		}
 		prev_e = e;
 	}
 	if (nr == 0 || mbufx_rx_chunk_get(rx, nr, &s, &e) != -ENOENT) {
-		printf("FAIL %s: %u ranges\n", mp->name, nr);
+		TEST_FAIL_MSG("%s: %u ranges", mp->name, nr);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
@@ -226,7 +226,7 @@ check_ranges(const struct mbufx_rx *rx, const struct rte_mempool *mp,
 				break;
 		}
 		if (j == nr) {
-			printf("FAIL %s: object %#" PRIxPTR " in no range\n",
+			TEST_FAIL_MSG("%s: object %#" PRIxPTR " in no range",
 			       mp->name, objs[i]);
 			return 0;
 		}
@@ -271,7 +271,7 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 			rx->nb_chunks < min_chunks ||
 			info.headroom != headroom || info.port != RX_PORT ||
 			info.room != rte_pktmbuf_data_room_size(mp) - headroom) {
-		printf("FAIL %s: unexpected info\n", mp->name);
+		TEST_FAIL_MSG("%s: unexpected info", mp->name);
 		goto out;
 	}
 
@@ -279,14 +279,14 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 		k = RTE_MIN(bursts[b++ % RTE_DIM(bursts)], n - got);
 		r = mbufx_rx_refill(rx, &bufs[got], k);
 		if (r != k) {
-			printf("FAIL %s: refill %u of %u at %u\n", mp->name, r,
+			TEST_FAIL_MSG("%s: refill %u of %u at %u", mp->name, r,
 			       k, got);
 			goto out;
 		}
 		got += r;
 	}
 	if (mbufx_rx_refill(rx, &extra, 1) != 0) {
-		printf("FAIL %s: refill from an empty pool\n", mp->name);
+		TEST_FAIL_MSG("%s: refill from an empty pool", mp->name);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -300,21 +300,21 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 	qsort(objs, n, sizeof(*objs), ptr_cmp);
 	for (i = 1; i < n; i++)
 		if (objs[i] == objs[i - 1]) {
-			printf("FAIL %s: object handed out twice\n", mp->name);
+			TEST_FAIL_MSG("%s: object handed out twice", mp->name);
 			goto out;
 		}
 	mbufx_rx_stats_get(rx, &st);
 	if (st.refilled != n || st.refill_fails != 1 || st.refill_missed != 1 ||
 			st.posted != n) {
-		printf("FAIL %s: stats refilled %" PRIu64 " fails %" PRIu64
-		       "\n", mp->name, st.refilled, st.refill_fails);
+		TEST_FAIL_MSG("%s: stats refilled %" PRIu64 " fails %" PRIu64,
+		       mp->name, st.refilled, st.refill_fails);
 		goto out;
 	}
 	mbufx_rx_return(rx, bufs, n);
 	mbufx_rx_stats_get(rx, &st);
 	if (st.returned != n || st.posted != 0 ||
 			rte_mempool_avail_count(mp) != n) {
-		printf("FAIL %s: not full after return\n", mp->name);
+		TEST_FAIL_MSG("%s: not full after return", mp->name);
 		goto out;
 	}
 
@@ -330,7 +330,7 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 	}
 	if (got != n || mbufx_rx_refill_bulk(rx, &extra.handle, 1) !=
 			-ENOBUFS) {
-		printf("FAIL %s: bulk refill got %u of %u\n", mp->name, got, n);
+		TEST_FAIL_MSG("%s: bulk refill got %u of %u", mp->name, got, n);
 		goto out;
 	}
 	for (i = 0; i < n; i++)
@@ -342,7 +342,7 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 	mbufx_rx_return_handles(rx, handles, n);
 	mbufx_rx_stats_get(rx, &st);
 	if (st.posted != 0 || rte_mempool_avail_count(mp) != n) {
-		printf("FAIL %s: not full after bulk return\n", mp->name);
+		TEST_FAIL_MSG("%s: not full after bulk return", mp->name);
 		goto out;
 	}
 
@@ -366,13 +366,13 @@ check_pool(struct rte_mempool *mp, uint32_t flags, int want_kind,
 								handles[i]),
 						  iova[i - got]) !=
 					TEST_SUCCESS) {
-				printf("FAIL %s: burst IOVA of buffer %u\n",
+				TEST_FAIL_MSG("%s: burst IOVA of buffer %u",
 				       mp->name, i);
 				goto out;
 			}
 	}
 	if (got != n) {
-		printf("FAIL %s: IOVA refill got %u of %u\n", mp->name, got, n);
+		TEST_FAIL_MSG("%s: IOVA refill got %u of %u", mp->name, got, n);
 		goto out;
 	}
 	mbufx_rx_return_handles(rx, handles, n);
@@ -588,7 +588,7 @@ check_untouched(struct rte_mempool *mp, uint32_t flags)
 					 RTE_MIN(32u, n - got))) == 0)
 			break;
 	if (got != n) {
-		printf("FAIL refill %u of %u\n", got, n);
+		TEST_FAIL_MSG("refill %u of %u", got, n);
 		goto restore_all;
 	}
 	for (i = 0; i < n; i++) {
@@ -596,7 +596,7 @@ check_untouched(struct rte_mempool *mp, uint32_t flags)
 		if (h == NULL || bufs[i].addr != h->addr ||
 				bufs[i].iova != h->iova ||
 				!poisoned(bufs[i].handle)) {
-			printf("FAIL buffer %u: %s\n", i, h == NULL ?
+			TEST_FAIL_MSG("buffer %u: %s", i, h == NULL ?
 			       "unknown handle" : !poisoned(bufs[i].handle) ?
 			       "header written by refill" :
 			       "address or IOVA from the header");
@@ -615,7 +615,7 @@ check_untouched(struct rte_mempool *mp, uint32_t flags)
 			break;
 	}
 	if (got != n) {
-		printf("FAIL bulk refill %u of %u\n", got, n);
+		TEST_FAIL_MSG("bulk refill %u of %u", got, n);
 		goto restore_handles;
 	}
 	for (i = 0; i < n; i++) {
@@ -623,7 +623,7 @@ check_untouched(struct rte_mempool *mp, uint32_t flags)
 		if (h == NULL || !poisoned(objs[i]) ||
 				mbufx_rx_handle_addr(rx, objs[i]) != h->addr ||
 				mbufx_rx_handle_iova(rx, objs[i]) != h->iova) {
-			printf("FAIL handle %u: wrong, or header touched\n", i);
+			TEST_FAIL_MSG("handle %u: wrong, or header touched", i);
 			goto restore_handles;
 		}
 	}
@@ -633,7 +633,7 @@ check_untouched(struct rte_mempool *mp, uint32_t flags)
 		goto out;
 	for (i = 0; i < n; i++)
 		if (!poisoned(objs[i])) {
-			printf("FAIL header written by return\n");
+			TEST_FAIL_MSG("header written by return");
 			break;
 		}
 	ret = i == n ? TEST_SUCCESS : TEST_FAILED;
@@ -1261,7 +1261,7 @@ test_rx_enomem(void)
 	rte_errno = 0;
 	rx = mbufx_rx_create(mp, 0, 0);
 	if (rx != NULL || rte_errno != ENOMEM) {
-		printf("FAIL create on a full heap: %p, %s\n", (void *)rx,
+		TEST_FAIL_MSG("create on a full heap: %p, %s", (void *)rx,
 		       rte_strerror(rte_errno));
 		mbufx_rx_free(rx);
 		goto release;
@@ -1271,7 +1271,7 @@ test_rx_enomem(void)
 	nf = 0;
 	rx = mbufx_rx_create(mp, 0, 0);
 	if (rx == NULL) {
-		printf("FAIL create after freeing: %s\n",
+		TEST_FAIL_MSG("create after freeing: %s",
 		       rte_strerror(rte_errno));
 		goto release;
 	}
