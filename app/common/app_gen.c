@@ -99,6 +99,7 @@ complete_classic(void)
 			prev->next = seg;
 		prev = seg;
 	}
+	m->ol_flags = g.c.ol_flags;
 	m->nb_segs = (uint16_t)g.segs;
 	m->pkt_len = g.c.frame_len;
 	return m;
@@ -169,8 +170,10 @@ app_gen_init(const struct app_gen_conf *c)
 	}
 	memcpy(g.hdr, c->hdr, c->hdr_len);
 	g.c.hdr = g.hdr;
-	for (i = 0; i < GEN_BURST; i++)
+	for (i = 0; i < GEN_BURST; i++) {
 		g.meta[i].len = (uint16_t)c->frame_len;
+		g.meta[i].ol_flags = c->ol_flags;
+	}
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.data_off = RTE_PKTMBUF_HEADROOM;
 	tmpl.nb_segs = 1;
@@ -209,8 +212,8 @@ void
 app_gen_json(FILE *f)
 {
 	fprintf(f, ", \"gen\": {\"frame_len\": %u, \"late_attach\": %s, \"segs\": %u, "
-		"\"generated\": %" PRIu64 ", \"sunk\": %" PRIu64 ", \"tx_drop\": %" PRIu64
-		", \"refill_short\": %" PRIu64 "}", g.c.frame_len,
-		g.c.late_attach ? "true" : "false", g.segs, g.generated, g.sunk, g.tx_drop,
-		g.refill_short);
+		"\"ol_flags\": %" PRIu64 ", \"generated\": %" PRIu64 ", \"sunk\": %" PRIu64
+		", \"tx_drop\": %" PRIu64 ", \"refill_short\": %" PRIu64 "}", g.c.frame_len,
+		g.c.late_attach ? "true" : "false", g.segs, g.c.ol_flags, g.generated, g.sunk,
+		g.tx_drop, g.refill_short);
 }

@@ -111,6 +111,7 @@ struct l3fwd_conf {
 	bool ipv6_flag;
 	bool encap_chain;		/**< --encap-chain: always chain a header */
 	uint32_t bench_gen;		/**< --bench-gen SIZE: software NIC, 0 = off */
+	bool bench_rx_cksum;		/**< --bench-rx-cksum: its frames' cksum GOOD */
 	enum l3fwd_lookup lookup;
 	const char *rule_v4, *rule_v6;
 	uint32_t max_frame;		/**< --max-pkt-len minus CRC */
