@@ -531,11 +531,12 @@ x4_checks(__m128i pl, const struct x4_hdrs *x, const bool sw_ptype)
 	ok = _mm_and_si128(ok, _mm_cmpgt_epi32(_mm_and_si128(x->r2, lo8), _mm_set1_epi32(1)));
 	/* martians: first bytes of source (lane bits 0-7) and destination (16-23) */
 	v = _mm_blend_epi16(x->r3, _mm_slli_epi32(x->r4, 16), 0xaa);
-	y = _mm_add_epi8(v, _mm_set1_epi8(32));
-	y = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(32)), y);
-	y = _mm_or_si128(y, _mm_cmpeq_epi8(v, _mm_set1_epi8(127)));
+	/* a byte b is good when b + 160 > -96 as a signed byte (b is neither
+	 * 0 nor 224-255: b + 32 > 32 unsigned) and b != 127 */
+	y = _mm_cmpgt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)160)), _mm_set1_epi8(-96));
+	y = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(127)), y);
 	y = _mm_and_si128(y, _mm_set1_epi32(0x00ff00ff));
-	return _mm_and_si128(ok, _mm_cmpeq_epi32(y, _mm_setzero_si128()));
+	return _mm_and_si128(ok, _mm_cmpeq_epi32(y, _mm_set1_epi32(0x00ff00ff)));
 }
 
 /* The header checksum verdict (see above): all ones in the lanes where it
