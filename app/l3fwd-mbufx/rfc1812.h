@@ -424,10 +424,12 @@ x4_transpose(__m128i b0, __m128i b1, __m128i b2, __m128i b3, __m128i t[4])
 /* 16 bytes at p, as one vector */
 #define X4_LD(p) _mm_loadu_si128((const void *)(p))
 
+/* The fields of four mbufs; with @p sw_ptype, no packet type (f->pt is
+ * not set): 8 bytes of the second half-line each, pkt_len and data_len. */
 static __rte_always_inline void
-x4_mbufs_load(struct rte_mbuf *const *m, struct x4_mbufs *f)
+x4_mbufs_load(struct rte_mbuf *const *m, struct x4_mbufs *f, const bool sw_ptype)
 {
-	__m128i t[4];
+	__m128i t[4], t0, t1;
 
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
 			 offsetof(struct rte_mbuf, rearm_data) + 2);
@@ -439,11 +441,20 @@ x4_mbufs_load(struct rte_mbuf *const *m, struct x4_mbufs *f)
 			 offsetof(struct rte_mbuf, packet_type) + 4);
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_len) !=
 			 offsetof(struct rte_mbuf, packet_type) + 8);
-	x4_transpose(X4_LD(&m[0]->packet_type), X4_LD(&m[1]->packet_type),
-		     X4_LD(&m[2]->packet_type), X4_LD(&m[3]->packet_type), t);
-	f->pt = t[0];
-	f->pl = t[1];
-	f->dl = t[2];
+	if (sw_ptype) {
+		t0 = _mm_unpacklo_epi32(_mm_loadl_epi64((const void *)&m[0]->pkt_len),
+					_mm_loadl_epi64((const void *)&m[1]->pkt_len));
+		t1 = _mm_unpacklo_epi32(_mm_loadl_epi64((const void *)&m[2]->pkt_len),
+					_mm_loadl_epi64((const void *)&m[3]->pkt_len));
+		f->pl = _mm_unpacklo_epi64(t0, t1);
+		f->dl = _mm_unpackhi_epi64(t0, t1);
+	} else {
+		x4_transpose(X4_LD(&m[0]->packet_type), X4_LD(&m[1]->packet_type),
+			     X4_LD(&m[2]->packet_type), X4_LD(&m[3]->packet_type), t);
+		f->pt = t[0];
+		f->pl = t[1];
+		f->dl = t[2];
+	}
 	x4_transpose(X4_LD(&m[0]->rearm_data), X4_LD(&m[1]->rearm_data),
 		     X4_LD(&m[2]->rearm_data), X4_LD(&m[3]->rearm_data), t);
 	f->rc = t[0];
@@ -483,15 +494,19 @@ x4_mbuf_checks(const struct x4_mbufs *f, uint32_t max_frame, const bool sw_ptype
 {
 	const __m128i min_len = _mm_set1_epi32(RTE_ETHER_HDR_LEN +
 					       sizeof(struct rte_ipv4_hdr) - 1);
+
+	const __m128i ind_ext = _mm_set1_epi32((int)((RTE_MBUF_F_INDIRECT |
+						      RTE_MBUF_F_EXTERNAL) >> 32));
 	__m128i ok, v;
 
-	/* data_len >= 34; pkt_len <= max_frame; refcnt 1; direct */
+	/* data_len >= 34; pkt_len <= max_frame */
 	ok = _mm_cmpgt_epi32(_mm_and_si128(f->dl, _mm_set1_epi32(0xffff)), min_len);
 	ok = _mm_and_si128(ok, X4_LE(f->pl, _mm_set1_epi32((int)max_frame)));
-	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(_mm_srli_epi32(f->rc, 16), _mm_set1_epi32(1)));
-	v = _mm_and_si128(f->ohi, _mm_set1_epi32((int)((RTE_MBUF_F_INDIRECT |
-							 RTE_MBUF_F_EXTERNAL) >> 32)));
-	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_setzero_si128()));
+	/* refcnt 1 and direct: the reference count (16 bits) OR the two flags
+	 * (above bit 15 of the high half) is 1 */
+	RTE_BUILD_BUG_ON(((RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL) >> 32) & 0xffff);
+	v = _mm_or_si128(_mm_srli_epi32(f->rc, 16), _mm_and_si128(f->ohi, ind_ext));
+	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(1)));
 	if (!sw_ptype) {
 		v = _mm_and_si128(f->pt, _mm_set1_epi32(RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK));
 		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(RTE_PTYPE_L2_ETHER |
@@ -585,7 +600,7 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 	unsigned int i, res;
 	__m128i ok;
 
-	x4_mbufs_load(pkts, &f);
+	x4_mbufs_load(pkts, &f, sw_ptype);
 	sums->bytes = _mm_add_epi32(sums->bytes, f.pl);
 	/* the ports in the high halves: l3fwd_sums_get() keeps the low 16 bits */
 	sums->segs = _mm_or_si128(sums->segs, f.segs);
