@@ -494,7 +494,6 @@ x4_mbuf_checks(const struct x4_mbufs *f, uint32_t max_frame, const bool sw_ptype
 {
 	const __m128i min_len = _mm_set1_epi32(RTE_ETHER_HDR_LEN +
 					       sizeof(struct rte_ipv4_hdr) - 1);
-
 	const __m128i ind_ext = _mm_set1_epi32((int)((RTE_MBUF_F_INDIRECT |
 						      RTE_MBUF_F_EXTERNAL) >> 32));
 	__m128i ok, v;
