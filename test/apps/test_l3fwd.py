@@ -22,6 +22,7 @@ from apptest import (NetNs, Skip, bad_run, check, compare_frames, have_hugepages
 from pkt import (ETH_ARP, ETH_IPV4, ETH_IPV6, ETH_MPLS, ETH_VLAN, eth,  # noqa: E402
                  ipv4, ipv4_ttl_dec, ipv6, ipv6_hlim_dec, mac, mpls, pad, udp, vlan)
 
+import socket  # noqa: E402
 import struct  # noqa: E402
 
 GEN_MAC = '02:00:00:00:00:99'
@@ -120,6 +121,37 @@ def case_route(env):
     check(s['ports'][0]['rx_pkts'] == len(inp), 'rx count')
     r = route_pkts(s)
     check(r['198.18.1.0/24']['pkts'] == len(want[1]), 'route counter %s', r)
+
+    # a rule file, in groups of four: routes whole in tbl24 (/16, /24), in
+    # tbl8 groups (/28, /32) and misses (the /0 route), a group of each
+    # kind and mixed ones; the route counters count each packet once
+    rules = env.path('v4.cfg')
+    prefixes = [('198.18.0.0', 16, 0), ('198.18.1.0', 24, 1), ('198.18.1.16', 28, 2),
+                ('198.18.1.40', 32, 0), ('0.0.0.0', 0, 2)]
+    with open(rules, 'w') as f:
+        f.write(''.join('R%s/%d %d\n' % p for p in prefixes))
+    dsts = ['198.18.1.1', '198.18.1.2', '198.18.7.1', '198.18.1.3',
+            '198.18.1.17', '198.18.1.40', '198.18.1.30', '198.18.1.31',
+            '10.1.2.3', '192.0.2.1', '198.19.0.1', '100.64.0.1',
+            '198.18.1.16', '198.18.1.4', '10.9.9.9', '198.18.1.41',
+            '198.18.1.40', '198.18.2.2']
+
+    def best(dst):
+        a = struct.unpack('!I', socket.inet_aton(dst))[0]
+        return max((p for p in prefixes
+                    if a >> (32 - p[1]) << (32 - p[1]) ==
+                    struct.unpack('!I', socket.inet_aton(p[0]))[0] or p[1] == 0),
+                   key=lambda p: p[1])
+    inp = [frame4(d, 60 + 4 * i) for i, d in enumerate(dsts)]
+    s, out, _ = run_l3fwd(env, {0: inp}, 3, ['--rule_ipv4', rules], tag='file')
+    macs = port_macs(s)
+    for port in range(3):
+        compare_frames(out[port], [routed(f, port, macs) for f, d in zip(inp, dsts)
+                                   if best(d)[2] == port], 'rule file, port %d' % port)
+    check(drops(s) == {}, 'rule file: drops %s', drops(s))
+    want = {'%s/%d' % p[:2]: sum(best(d) == p for d in dsts) for p in prefixes}
+    got = {k: v['pkts'] for k, v in route_pkts(s).items() if k in want or v['pkts']}
+    check(got == want, 'rule file: route counters %s, want %s', got, want)
 
 
 def case_flags(env):
