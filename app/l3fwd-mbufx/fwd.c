@@ -719,11 +719,12 @@ inplace_done(struct l3fwd_out *out, struct rte_mbuf **pkts, uint16_t n,
  * (rx_cksum) modes as constants, under LPM in one loop over groups of four
  * (the data of the next four prefetched): pass 1 (l3fwd_fast4_x4_dec(),
  * which decrements the TTL of the packets it takes and sums the burst's
- * bytes and nb_segs), pass 2 (lpm_tbl24_x4(), else rte_lpm_lookupx4()) and pass 3 (the four
- * unicast rewrites in place), with no per-packet kind or index indirection
- * and no output array: pkts is the output. At the first group that is not
- * the usual one (a packet pass 1 did not take, a hop that is not a plain
- * rewrite) the rest of the burst gets pass 1 and goes on in process_rest(),
+ * bytes and nb_segs), pass 2 (lpm_tbl24_x4(), else rte_lpm_lookupx4())
+ * and pass 3 (the four unicast rewrites in place), with no per-packet kind
+ * or index indirection and no output array: pkts is the output. At the
+ * first group that is not the usual one (a packet pass 1 did not take, a
+ * hop that is not a plain rewrite) the rest of the burst gets pass 1 and
+ * goes on in process_rest(),
  * which knows the packets forwarded in place (and every later step knows
  * the TTL of a packet pass 1 took is done: PKT_V4_TTL, forward()'s
  * ttl_done). Under EM, pass 1 runs over the burst and process_rest()
