@@ -368,11 +368,19 @@ lpm_tbl24_x4(const struct rte_lpm *lpm, const uint32_t *dst, uint32_t *x0, uint3
 	     uint32_t *x2, uint32_t *x3)
 {
 	uint32_t e0, e1, e2, e3;
+#ifdef L3FWD_FAST4_VEC
+	/* the four tbl24 indices in one shift */
+	uint32_t i24[4] __rte_aligned(16);
 
-	memcpy(&e0, &lpm->tbl24[dst[0] >> 8], sizeof(e0));
-	memcpy(&e1, &lpm->tbl24[dst[1] >> 8], sizeof(e1));
-	memcpy(&e2, &lpm->tbl24[dst[2] >> 8], sizeof(e2));
-	memcpy(&e3, &lpm->tbl24[dst[3] >> 8], sizeof(e3));
+	_mm_store_si128((void *)i24, _mm_srli_epi32(_mm_loadu_si128((const void *)dst), 8));
+#else
+	const uint32_t i24[4] = { dst[0] >> 8, dst[1] >> 8, dst[2] >> 8, dst[3] >> 8 };
+#endif
+
+	memcpy(&e0, &lpm->tbl24[i24[0]], sizeof(e0));
+	memcpy(&e1, &lpm->tbl24[i24[1]], sizeof(e1));
+	memcpy(&e2, &lpm->tbl24[i24[2]], sizeof(e2));
+	memcpy(&e3, &lpm->tbl24[i24[3]], sizeof(e3));
 	e0 -= RTE_LPM_LOOKUP_SUCCESS;
 	e1 -= RTE_LPM_LOOKUP_SUCCESS;
 	e2 -= RTE_LPM_LOOKUP_SUCCESS;
