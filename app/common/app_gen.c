@@ -81,9 +81,10 @@ refill(unsigned int n)
 	return done;
 }
 
-/* Classic completion of one frame from the oldest posted buffers. */
+/* Classic completion of one frame from the oldest posted buffers, with
+ * the Rx flags @p ol_flags (g.c.ol_flags, read once per burst). */
 static inline struct rte_mbuf *
-complete_classic(void)
+complete_classic(uint64_t ol_flags)
 {
 	struct rte_mbuf *m = g.obj[g.head & (GEN_RING - 1)], *prev = NULL, *seg;
 	uint32_t left = g.c.frame_len, s;
@@ -92,14 +93,13 @@ complete_classic(void)
 	for (s = 0; s < g.segs; s++) {
 		seg = g.obj[g.head++ & (GEN_RING - 1)];
 		seg->data_len = (uint16_t)RTE_MIN(left, g.room);
-		seg->ol_flags = 0;
+		seg->ol_flags = ol_flags;
 		seg->packet_type = 0;
 		left -= seg->data_len;
 		if (prev != NULL)
 			prev->next = seg;
 		prev = seg;
 	}
-	m->ol_flags = g.c.ol_flags;
 	m->nb_segs = (uint16_t)g.segs;
 	m->pkt_len = g.c.frame_len;
 	return m;
@@ -124,8 +124,10 @@ app_gen_poll(void)
 		}
 		mbufx_rx_attach_burst(g.rx, handles, g.meta, pkts, n);
 	} else {
+		const uint64_t ol_flags = g.c.ol_flags;
+
 		for (i = 0; i < n; i++)
-			pkts[i] = complete_classic();
+			pkts[i] = complete_classic(ol_flags);
 	}
 	refill(GEN_RING - (g.tail - g.head));
 	sent = rte_eth_tx_burst(g.c.src_port, 0, pkts, (uint16_t)n);
