@@ -30,18 +30,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbufx_test.h"
 #include "rfc1812.h"
 
 static unsigned long checks;
 
-#define CHECK(cond, ...) do {						\
+/* A standalone program (no EAL, nothing to release): the project's failure
+ * line (mbufx_test.h), then exit at the first failure. */
+#define CHECK(cond, msg, ...) do {					\
 		checks++;						\
-		if (!(cond)) {						\
-			printf("FAIL %s:%d: ", __func__, __LINE__);	\
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-			exit(1);					\
-		}							\
+		TEST_CHECK_(cond, #cond, exit(1), msg, ##__VA_ARGS__);	\
 	} while (0)
 
 /* xorshift64: reproducible, seeded from the command line */

@@ -81,9 +81,10 @@ refill(unsigned int n)
 	return done;
 }
 
-/* Classic completion of one frame from the oldest posted buffers. */
+/* Classic completion of one frame from the oldest posted buffers, with
+ * the Rx flags @p ol_flags (g.c.ol_flags, read once per burst). */
 static inline struct rte_mbuf *
-complete_classic(void)
+complete_classic(uint64_t ol_flags)
 {
 	struct rte_mbuf *m = g.obj[g.head & (GEN_RING - 1)], *prev = NULL, *seg;
 	uint32_t left = g.c.frame_len, s;
@@ -92,7 +93,7 @@ complete_classic(void)
 	for (s = 0; s < g.segs; s++) {
 		seg = g.obj[g.head++ & (GEN_RING - 1)];
 		seg->data_len = (uint16_t)RTE_MIN(left, g.room);
-		seg->ol_flags = 0;
+		seg->ol_flags = ol_flags;
 		seg->packet_type = 0;
 		left -= seg->data_len;
 		if (prev != NULL)
@@ -123,8 +124,10 @@ app_gen_poll(void)
 		}
 		mbufx_rx_attach_burst(g.rx, handles, g.meta, pkts, n);
 	} else {
+		const uint64_t ol_flags = g.c.ol_flags;
+
 		for (i = 0; i < n; i++)
-			pkts[i] = complete_classic();
+			pkts[i] = complete_classic(ol_flags);
 	}
 	refill(GEN_RING - (g.tail - g.head));
 	sent = rte_eth_tx_burst(g.c.src_port, 0, pkts, (uint16_t)n);
@@ -169,8 +172,10 @@ app_gen_init(const struct app_gen_conf *c)
 	}
 	memcpy(g.hdr, c->hdr, c->hdr_len);
 	g.c.hdr = g.hdr;
-	for (i = 0; i < GEN_BURST; i++)
+	for (i = 0; i < GEN_BURST; i++) {
 		g.meta[i].len = (uint16_t)c->frame_len;
+		g.meta[i].ol_flags = c->ol_flags;
+	}
 	memset(&tmpl, 0, sizeof(tmpl));
 	tmpl.data_off = RTE_PKTMBUF_HEADROOM;
 	tmpl.nb_segs = 1;
@@ -209,8 +214,8 @@ void
 app_gen_json(FILE *f)
 {
 	fprintf(f, ", \"gen\": {\"frame_len\": %u, \"late_attach\": %s, \"segs\": %u, "
-		"\"generated\": %" PRIu64 ", \"sunk\": %" PRIu64 ", \"tx_drop\": %" PRIu64
-		", \"refill_short\": %" PRIu64 "}", g.c.frame_len,
-		g.c.late_attach ? "true" : "false", g.segs, g.generated, g.sunk, g.tx_drop,
-		g.refill_short);
+		"\"ol_flags\": %" PRIu64 ", \"generated\": %" PRIu64 ", \"sunk\": %" PRIu64
+		", \"tx_drop\": %" PRIu64 ", \"refill_short\": %" PRIu64 "}", g.c.frame_len,
+		g.c.late_attach ? "true" : "false", g.segs, g.c.ol_flags, g.generated, g.sunk,
+		g.tx_drop, g.refill_short);
 }

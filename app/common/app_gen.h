@@ -40,11 +40,12 @@
 struct app_gen_conf {
 	uint16_t src_port;	/**< net_ring port whose Rx gets the frames */
 	uint16_t sink_port;	/**< net_ring port whose Rx is drained and freed */
-	struct rte_mempool *mp;	/**< Rx pool of the source port */
-	bool late_attach;	/**< mbufx_rx late attach, else classic refill */
 	uint32_t frame_len;	/**< bytes per frame (no CRC) */
+	struct rte_mempool *mp;	/**< Rx pool of the source port */
 	const uint8_t *hdr;	/**< header bytes written into every frame (copied) */
+	uint64_t ol_flags;	/**< RTE_MBUF_F_RX_* of every frame (a NIC's verdicts) */
 	uint16_t hdr_len;	/**< at most 128 */
+	bool late_attach;	/**< mbufx_rx late attach, else classic refill */
 };
 
 extern bool app_gen_active;

@@ -309,39 +309,102 @@ dropped:
 	return PKT_DROPPED;
 }
 
-/* An LPM miss: c->def4 (the /0 route, else c->nb_nh: the hop of "no
- * route"), so that every result indexes c->hop[]. */
+/*
+ * The IPv4 lookups return the next hop as the table holds it, times
+ * L3FWD_LPM4_NH_SCALE ("nh8"): hop8() and ctr8() address its hop and
+ * counter. An LPM miss gives def8, c->def4 (the /0 route, else c->nb_nh:
+ * the hop of "no route") times the scale, so that every result addresses
+ * c->hop[].
+ */
 static __rte_always_inline uint32_t
-lpm_lookup4(const struct rte_lpm *lpm, uint32_t def4, uint32_t dst)
+lpm_lookup4(const struct rte_lpm *lpm, uint32_t def8, uint32_t dst)
 {
 	uint32_t nh;
 
-	return rte_lpm_lookup(lpm, dst, &nh) == 0 ? nh : def4;
+	return rte_lpm_lookup(lpm, dst, &nh) == 0 ? nh : def8;
 }
 
-/* Pass 2, LPM: the next hops of four IPv4 destinations (host order). */
+/* The hop of next hop nh8 / L3FWD_LPM4_NH_SCALE. */
+static __rte_always_inline const struct l3fwd_hop *
+hop8(const struct l3fwd_hop *hops, uint32_t nh8)
+{
+	RTE_BUILD_BUG_ON(sizeof(*hops) != 2 * L3FWD_LPM4_NH_SCALE);
+	return (const struct l3fwd_hop *)((const uint8_t *)hops + (size_t)nh8 * 2);
+}
+
+/* The counter of next hop nh8 / L3FWD_LPM4_NH_SCALE in ctr[]. */
+static __rte_always_inline uint64_t *
+ctr8(uint64_t *ctr, uint32_t nh8)
+{
+	RTE_BUILD_BUG_ON(sizeof(*ctr) != L3FWD_LPM4_NH_SCALE);
+	return (uint64_t *)((uint8_t *)ctr + nh8);
+}
+
+/* Pass 2, LPM: the next hops (nh8) of four IPv4 destinations (host order). */
 static __rte_always_inline void
-lpm_lookup4_x4(const struct rte_lpm *lpm, uint32_t def4, const uint32_t *dst, uint32_t *idx)
+lpm_lookup4_x4(const struct rte_lpm *lpm, uint32_t def8, const uint32_t *dst, uint32_t *nh8)
 {
 	xmm_t v;
 
 	memcpy(&v, dst, sizeof(v));		/* one unaligned vector load */
-	rte_lpm_lookupx4(lpm, v, idx, def4);
+	rte_lpm_lookupx4(lpm, v, nh8, def8);
 }
 
-/* Pass 2, LPM: the next hops of n IPv4 destinations, four at a time. */
+/* The next hop of a tbl24 entry that holds one (struct rte_lpm_tbl_entry:
+ * next_hop in the low 24 bits, then valid and valid_group). */
+#define LPM_TBL24_NH 0x00ffffffu
+
+/*
+ * Pass 2, LPM, the usual case: the next hops (nh8) of four IPv4 destinations
+ * (host order) when each one's tbl24 entry is valid and not a tbl8 group
+ * (its prefix at most /24 long). The entry minus RTE_LPM_LOOKUP_SUCCESS has
+ * neither bit of RTE_LPM_VALID_EXT_ENTRY_BITMASK set exactly then (and the
+ * same low 24 bits), so one OR over the four tells. @return false when one
+ * is not (a miss, or a longer prefix): the caller looks the four up again
+ * with rte_lpm_lookupx4().
+ */
+static __rte_always_inline bool
+lpm_tbl24_x4(const struct rte_lpm *lpm, const uint32_t *dst, uint32_t *x0, uint32_t *x1,
+	     uint32_t *x2, uint32_t *x3)
+{
+	uint32_t e0, e1, e2, e3;
+#ifdef L3FWD_FAST4_VEC
+	/* the four tbl24 indices in one shift */
+	uint32_t i24[4] __rte_aligned(16);
+
+	_mm_store_si128((void *)i24, _mm_srli_epi32(_mm_loadu_si128((const void *)dst), 8));
+#else
+	const uint32_t i24[4] = { dst[0] >> 8, dst[1] >> 8, dst[2] >> 8, dst[3] >> 8 };
+#endif
+
+	memcpy(&e0, &lpm->tbl24[i24[0]], sizeof(e0));
+	memcpy(&e1, &lpm->tbl24[i24[1]], sizeof(e1));
+	memcpy(&e2, &lpm->tbl24[i24[2]], sizeof(e2));
+	memcpy(&e3, &lpm->tbl24[i24[3]], sizeof(e3));
+	e0 -= RTE_LPM_LOOKUP_SUCCESS;
+	e1 -= RTE_LPM_LOOKUP_SUCCESS;
+	e2 -= RTE_LPM_LOOKUP_SUCCESS;
+	e3 -= RTE_LPM_LOOKUP_SUCCESS;
+	*x0 = e0 & LPM_TBL24_NH;
+	*x1 = e1 & LPM_TBL24_NH;
+	*x2 = e2 & LPM_TBL24_NH;
+	*x3 = e3 & LPM_TBL24_NH;
+	return ((e0 | e1 | e2 | e3) & RTE_LPM_VALID_EXT_ENTRY_BITMASK) == 0;
+}
+
+/* Pass 2, LPM: the next hops (nh8) of n IPv4 destinations, four at a time. */
 static __rte_always_inline void
 lpm_lookup4_burst(const struct l3fwd_ctx *c, const uint32_t *dst, unsigned int n,
-		  uint32_t *idx)
+		  uint32_t *nh8)
 {
 	const struct rte_lpm *lpm = c->t->lpm4;
-	const uint32_t def4 = c->def4;
+	const uint32_t def8 = c->def4 * L3FWD_LPM4_NH_SCALE;
 	unsigned int i;
 
 	for (i = 0; i + 4 <= n; i += 4)
-		lpm_lookup4_x4(lpm, def4, &dst[i], &idx[i]);
+		lpm_lookup4_x4(lpm, def8, &dst[i], &nh8[i]);
 	for (; i < n; i++)
-		idx[i] = lpm_lookup4(lpm, def4, dst[i]);
+		nh8[i] = lpm_lookup4(lpm, def8, dst[i]);
 }
 
 /* Pass 2, LPM: the n4 IPv4 destinations (host order, packet index in at[]),
@@ -360,7 +423,7 @@ lookup_lpm(const struct l3fwd_ctx *c, void *const *l3, const uint8_t *kind, uint
 						((const struct rte_ipv6_hdr *)l3[i])->dst_addr));
 	lpm_lookup4_burst(c, dst, n4, idx4);
 	for (i = 0; i < n4; i++)
-		idx[at[i]] = idx4[i];
+		idx[at[i]] = idx4[i] / L3FWD_LPM4_NH_SCALE;
 }
 
 /* Pass 2, EM: one bulk hash lookup per family. */
@@ -507,7 +570,8 @@ forward_or_drop(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf 
 
 /*
  * Passes 1 to 3 of a burst that the usual path did not take whole: the
- * packets before k were rewritten in place (to the hops done[0 .. k)), l3[i]
+ * packets before k were rewritten in place (to the hops done[0 .. k), as
+ * nh8), l3[i]
  * is the IPv4 header of every later packet l3fwd_fast4() took (its
  * destination in dst[i], host order), NULL for the others, which classify()
  * now decides. Out of line: the uncommon burst. @return the drops.
@@ -526,7 +590,7 @@ process_rest(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **p
 	for (i = 0; i < n; i++) {
 		if (i < k) {
 			kind[i] = PKT_DONE;
-			idx[i] = done[i];
+			idx[i] = done[i] / L3FWD_LPM4_NH_SCALE;
 			continue;
 		}
 		if (l3[i] != NULL) {
@@ -635,11 +699,11 @@ first_pass(struct rte_mbuf **pkts, unsigned int n, uint32_t max_frame, const boo
 }
 
 /* The output of a burst forwarded in place whole: pkts, the OR of the
- * hops' mix words in @p mix. */
+ * hops' mix words in @p mix, the hops in nh8[]. */
 static __rte_always_inline void
 inplace_done(struct l3fwd_out *out, struct rte_mbuf **pkts, uint16_t n,
 	     const struct l3fwd_sums *sums, uint32_t mix, const struct l3fwd_hop *hops,
-	     const uint32_t *idx)
+	     const uint32_t *nh8)
 {
 	struct out_acc acc = { .n = n, .port_or = mix & L3FWD_HOP_PORT,
 			       .port_and = (uint16_t)~(mix >> 16) };
@@ -654,7 +718,7 @@ inplace_done(struct l3fwd_out *out, struct rte_mbuf **pkts, uint16_t n,
 			out->port[i] = acc.port_or;
 	else
 		for (i = 0; i < n; i++)
-			out->port[i] = hop_port(&hops[idx[i]]);
+			out->port[i] = hop_port(hop8(hops, nh8[i]));
 	out_done(out, &acc, pkts);
 }
 
@@ -663,11 +727,12 @@ inplace_done(struct l3fwd_out *out, struct rte_mbuf **pkts, uint16_t n,
  * (rx_cksum) modes as constants, under LPM in one loop over groups of four
  * (the data of the next four prefetched): pass 1 (l3fwd_fast4_x4_dec(),
  * which decrements the TTL of the packets it takes and sums the burst's
- * bytes and nb_segs), pass 2 (rte_lpm_lookupx4()) and pass 3 (the four
- * unicast rewrites in place), with no per-packet kind or index indirection
- * and no output array: pkts is the output. At the first group that is not
- * the usual one (a packet pass 1 did not take, a hop that is not a plain
- * rewrite) the rest of the burst gets pass 1 and goes on in process_rest(),
+ * bytes and nb_segs), pass 2 (lpm_tbl24_x4(), else rte_lpm_lookupx4())
+ * and pass 3 (the four unicast rewrites in place), with no per-packet kind
+ * or index indirection and no output array: pkts is the output. At the
+ * first group that is not the usual one (a packet pass 1 did not take, a
+ * hop that is not a plain rewrite) the rest of the burst gets pass 1 and
+ * goes on in process_rest(),
  * which knows the packets forwarded in place (and every later step knows
  * the TTL of a packet pass 1 took is done: PKT_V4_TTL, forward()'s
  * ttl_done). Under EM, pass 1 runs over the burst and process_rest()
@@ -677,13 +742,14 @@ static __rte_always_inline uint16_t
 process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **pkts,
 	      uint16_t n, struct l3fwd_out *out, const bool sw_ptype, const bool rx_cksum)
 {
-	/* locals: the byte stores of the rewrite could alias *c and idx[] */
+	/* locals: the byte stores of the rewrite could alias *c and nh8[] */
 	const struct l3fwd_hop *hops = c->hop;
 	const struct rte_lpm *lpm = c->t->lpm4;
-	const uint32_t def4 = c->def4, max_frame = c->max_frame;
+	const uint32_t def8 = c->def4 * L3FWD_LPM4_NH_SCALE, max_frame = c->max_frame;
 	uint64_t *nh_pkts = c->nh_pkts;
-	uint32_t idx[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
+	uint32_t nh8[L3FWD_BURST_MAX], dst[L3FWD_BURST_MAX];
 	void *l3[L3FWD_BURST_MAX];
+	const struct l3fwd_hop *h0, *h1, *h2, *h3;
 	uint32_t mix = 0, m, x0, x1, x2, x3;
 	unsigned int i, k = 0, j = 0;
 	struct l3fwd_sums sums;
@@ -703,18 +769,29 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 		if (unlikely(l3fwd_fast4_x4_dec(&pkts[i], max_frame, sw_ptype, rx_cksum, &l3[i],
 						&dst[i], &sums) != 0xf))
 			goto rest;
-		lpm_lookup4_x4(lpm, def4, &dst[i], &idx[i]);
-		x0 = idx[i];
-		x1 = idx[i + 1];
-		x2 = idx[i + 2];
-		x3 = idx[i + 3];
-		m = hops[x0].mix | hops[x1].mix | hops[x2].mix | hops[x3].mix;
+		if (likely(lpm_tbl24_x4(lpm, &dst[i], &x0, &x1, &x2, &x3))) {
+			nh8[i] = x0;
+			nh8[i + 1] = x1;
+			nh8[i + 2] = x2;
+			nh8[i + 3] = x3;
+		} else {
+			lpm_lookup4_x4(lpm, def8, &dst[i], &nh8[i]);
+			x0 = nh8[i];
+			x1 = nh8[i + 1];
+			x2 = nh8[i + 2];
+			x3 = nh8[i + 3];
+		}
+		h0 = hop8(hops, x0);
+		h1 = hop8(hops, x1);
+		h2 = hop8(hops, x2);
+		h3 = hop8(hops, x3);
+		m = h0->mix | h1->mix | h2->mix | h3->mix;
 		if (unlikely(m & L3FWD_HOP_NOT_PLAIN))
 			goto rest;
-		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
-		rewrite_unicast(&hops[x1], &nh_pkts[x1], ETH_OF(i + 1));
-		rewrite_unicast(&hops[x2], &nh_pkts[x2], ETH_OF(i + 2));
-		rewrite_unicast(&hops[x3], &nh_pkts[x3], ETH_OF(i + 3));
+		rewrite_unicast(h0, ctr8(nh_pkts, x0), ETH_OF(i));
+		rewrite_unicast(h1, ctr8(nh_pkts, x1), ETH_OF(i + 1));
+		rewrite_unicast(h2, ctr8(nh_pkts, x2), ETH_OF(i + 2));
+		rewrite_unicast(h3, ctr8(nh_pkts, x3), ETH_OF(i + 3));
 		mix |= m;
 	}
 	for (; i < n; i++) {
@@ -726,20 +803,21 @@ process_burst(struct l3fwd_ctx *c, const struct l3fwd_rx *rx, struct rte_mbuf **
 			goto rest;
 		dst[i] = rte_be_to_cpu_32(((struct rte_ipv4_hdr *)l3[i])->dst_addr);
 		l3fwd_ttl_dec4(l3[i]);
-		x0 = lpm_lookup4(lpm, def4, dst[i]);
-		idx[i] = x0;
-		if (unlikely(hops[x0].mix & L3FWD_HOP_NOT_PLAIN))
+		x0 = lpm_lookup4(lpm, def8, dst[i]);
+		nh8[i] = x0;
+		h0 = hop8(hops, x0);
+		if (unlikely(h0->mix & L3FWD_HOP_NOT_PLAIN))
 			goto rest;
-		rewrite_unicast(&hops[x0], &nh_pkts[x0], ETH_OF(i));
-		mix |= hops[x0].mix;
+		rewrite_unicast(h0, ctr8(nh_pkts, x0), ETH_OF(i));
+		mix |= h0->mix;
 	}
 #undef ETH_OF
-	inplace_done(out, pkts, n, &sums, mix, hops, idx);
+	inplace_done(out, pkts, n, &sums, mix, hops, nh8);
 	return 0;
 rest:
 	first_pass(&pkts[j], n - j, max_frame, sw_ptype, rx_cksum, &l3[j], &dst[j], &sums);
 	rx_counts(&sums, pkts, n, out);
-	return process_rest(c, rx, pkts, n, out, l3, dst, k, idx);
+	return process_rest(c, rx, pkts, n, out, l3, dst, k, nh8);
 }
 #undef PREFETCH_DATA
 

@@ -41,6 +41,13 @@
 #define L3FWD_MAX_ROUTES 4096
 #define L3FWD_MAX_MCAST_PORTS 8
 #define L3FWD_NO_ROUTE UINT32_MAX
+/**
+ * The IPv4 LPM table (rte_lpm) holds each route's next-hop index times
+ * this: the byte offset of its counter in an array of uint64_t, and half
+ * that of its 16-byte hop (fwd.c), addresses the forwarding loop forms
+ * without a shift.
+ */
+#define L3FWD_LPM4_NH_SCALE 8
 
 enum l3fwd_lookup {
 	L3FWD_LOOKUP_LPM = 0,
@@ -111,6 +118,7 @@ struct l3fwd_conf {
 	bool ipv6_flag;
 	bool encap_chain;		/**< --encap-chain: always chain a header */
 	uint32_t bench_gen;		/**< --bench-gen SIZE: software NIC, 0 = off */
+	bool bench_rx_cksum;		/**< --bench-rx-cksum: its frames' cksum GOOD */
 	enum l3fwd_lookup lookup;
 	const char *rule_v4, *rule_v6;
 	uint32_t max_frame;		/**< --max-pkt-len minus CRC */

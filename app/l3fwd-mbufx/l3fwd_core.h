@@ -38,7 +38,8 @@
  * The burst is processed in three passes so that each step works on many
  * packets: (1) classify and check (RFC 1812, rfc1812.h) with the packet data
  * prefetched ahead, dropping with a reason; (2) route lookups of the
- * survivors, four IPv4 addresses at a time (rte_lpm_lookupx4) or one bulk
+ * survivors, four IPv4 addresses at a time (from the tbl24 entries of
+ * rte_lpm when all four routes are there, else rte_lpm_lookupx4) or one bulk
  * hash lookup (rte_hash_lookup_bulk); (3) TTL / hop-limit decrement with an
  * incremental checksum and the Ethernet rewrite (a 12-byte copy of the
  * precomputed MAC pair of the output port), or encapsulation, or multicast

@@ -46,7 +46,7 @@ l3fwd_lpm_lookup4(const struct l3fwd_tables *t, rte_be32_t dst)
 	uint32_t nh;
 
 	if (rte_lpm_lookup(t->lpm4, rte_be_to_cpu_32(dst), &nh) == 0)
-		return nh;
+		return nh / L3FWD_LPM4_NH_SCALE;
 	return t->def4;
 }
 

@@ -61,7 +61,11 @@ l3fwd_lpm_build(int socket)
 			rte_be32_t a;
 
 			memcpy(&a, r->ip_dst, sizeof(a));
-			rc = rte_lpm_add(t->lpm4, rte_be_to_cpu_32(a), r->depth, r->nh);
+			/* next_hop has 24 bits */
+			RTE_BUILD_BUG_ON(L3FWD_MAX_ROUTES * L3FWD_LPM4_NH_SCALE >
+					 RTE_LPM_TBL24_NUM_ENTRIES);
+			rc = rte_lpm_add(t->lpm4, rte_be_to_cpu_32(a), r->depth,
+					 r->nh * L3FWD_LPM4_NH_SCALE);
 		}
 		if (rc < 0) {
 			fprintf(stderr, "error: cannot add rule %s to the LPM table: %s\n",

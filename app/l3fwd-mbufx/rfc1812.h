@@ -361,12 +361,17 @@ l3fwd_fast4_x4_scalar(struct rte_mbuf *const *pkts, uint32_t max_frame, const bo
  * offload flags, packet type, lengths) and the headers of the four are
  * loaded and transposed so that each 32-bit lane holds one packet's field
  * (x4_mbufs_load(), x4_hdrs_load()), and every check is one vector
- * operation or a few for all four:
+ * operation or a few for all four. First the mbuf fields (x4_mbuf_checks()),
+ * before any header is read; a group where one fails goes through
+ * l3fwd_fast4() one by one (so a header is never read beyond data_len, and
+ * a checksum the port did not call good is checked as the scalar form
+ * does):
  *  - mbuf: reference count 1, neither indirect nor external;
- *  - frame: pkt_len <= max_frame, data_len >= 34 (a group where one first
- *    segment is shorter goes through l3fwd_fast4() one by one: its header
- *    is not read beyond data_len);
- *  - ether type 0x0800 (or the packet type) and version/IHL 0x45;
+ *  - frame: pkt_len <= max_frame, data_len >= 34;
+ *  - the packet type, unless @p sw_ptype;
+ *  - with @p rx_cksum, the port's checksum verdict good;
+ * then the headers, for all four (a packet refused there is refused):
+ *  - ether type 0x0800 (with @p sw_ptype) and version/IHL 0x45;
  *  - 20 <= total length <= pkt_len - 14, as one unsigned compare;
  *  - TTL > 1; source and destination first bytes not in {0, 127, 224-255}
  *    (l3fwd_martian4() unicast), as bytes: b + 32 <= 32 or b == 127
@@ -377,8 +382,8 @@ l3fwd_fast4_x4_scalar(struct rte_mbuf *const *pkts, uint32_t max_frame, const bo
  *    plus 10 * 0x8000; it is right when S is a non-zero multiple of 0xffff
  *    (S < 2^20), i.e. when S times the inverse of 0xffff modulo 2^32, minus
  *    1, is at most 65536 unsigned (the divisibility test by
- *    multiplication); with @p rx_cksum the port's verdict first, as in
- *    l3fwd_check4_rest().
+ *    multiplication); not made with @p rx_cksum (the port's verdict, good
+ *    in all four, stands for it, as in l3fwd_check4_rest()).
  * The destinations (host order) go to dst[0 .. 4) and the headers to
  * l3[0 .. 4) (NULL for a packet refused). @return bit i set when pkts[i]
  * is taken. With @p dec (l3fwd_fast4_x4_dec()), the packets taken get
@@ -419,10 +424,12 @@ x4_transpose(__m128i b0, __m128i b1, __m128i b2, __m128i b3, __m128i t[4])
 /* 16 bytes at p, as one vector */
 #define X4_LD(p) _mm_loadu_si128((const void *)(p))
 
+/* The fields of four mbufs; with @p sw_ptype, no packet type (f->pt is
+ * not set): 8 bytes of the second half-line each, pkt_len and data_len. */
 static __rte_always_inline void
-x4_mbufs_load(struct rte_mbuf *const *m, struct x4_mbufs *f)
+x4_mbufs_load(struct rte_mbuf *const *m, struct x4_mbufs *f, const bool sw_ptype)
 {
-	__m128i t[4];
+	__m128i t[4], t0, t1;
 
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
 			 offsetof(struct rte_mbuf, rearm_data) + 2);
@@ -434,11 +441,20 @@ x4_mbufs_load(struct rte_mbuf *const *m, struct x4_mbufs *f)
 			 offsetof(struct rte_mbuf, packet_type) + 4);
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, data_len) !=
 			 offsetof(struct rte_mbuf, packet_type) + 8);
-	x4_transpose(X4_LD(&m[0]->packet_type), X4_LD(&m[1]->packet_type),
-		     X4_LD(&m[2]->packet_type), X4_LD(&m[3]->packet_type), t);
-	f->pt = t[0];
-	f->pl = t[1];
-	f->dl = t[2];
+	if (sw_ptype) {
+		t0 = _mm_unpacklo_epi32(_mm_loadl_epi64((const void *)&m[0]->pkt_len),
+					_mm_loadl_epi64((const void *)&m[1]->pkt_len));
+		t1 = _mm_unpacklo_epi32(_mm_loadl_epi64((const void *)&m[2]->pkt_len),
+					_mm_loadl_epi64((const void *)&m[3]->pkt_len));
+		f->pl = _mm_unpacklo_epi64(t0, t1);
+		f->dl = _mm_unpackhi_epi64(t0, t1);
+	} else {
+		x4_transpose(X4_LD(&m[0]->packet_type), X4_LD(&m[1]->packet_type),
+			     X4_LD(&m[2]->packet_type), X4_LD(&m[3]->packet_type), t);
+		f->pt = t[0];
+		f->pl = t[1];
+		f->dl = t[2];
+	}
 	x4_transpose(X4_LD(&m[0]->rearm_data), X4_LD(&m[1]->rearm_data),
 		     X4_LD(&m[2]->rearm_data), X4_LD(&m[3]->rearm_data), t);
 	f->rc = t[0];
@@ -473,39 +489,51 @@ x4_hdrs_load(uint8_t *const h[4], struct x4_hdrs *x)
 
 /* The checks of the mbuf fields: all ones in the lanes that pass. */
 static __rte_always_inline __m128i
-x4_mbuf_checks(const struct x4_mbufs *f, uint32_t max_frame, const bool sw_ptype)
+x4_mbuf_checks(const struct x4_mbufs *f, uint32_t max_frame, const bool sw_ptype,
+	       const bool rx_cksum)
 {
+	const __m128i min_len = _mm_set1_epi32(RTE_ETHER_HDR_LEN +
+					       sizeof(struct rte_ipv4_hdr) - 1);
+	const __m128i ind_ext = _mm_set1_epi32((int)((RTE_MBUF_F_INDIRECT |
+						      RTE_MBUF_F_EXTERNAL) >> 32));
 	__m128i ok, v;
 
-	/* pkt_len <= max_frame; refcnt 1; direct */
-	ok = X4_LE(f->pl, _mm_set1_epi32((int)max_frame));
-	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(_mm_srli_epi32(f->rc, 16), _mm_set1_epi32(1)));
-	v = _mm_and_si128(f->ohi, _mm_set1_epi32((int)((RTE_MBUF_F_INDIRECT |
-							 RTE_MBUF_F_EXTERNAL) >> 32)));
-	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_setzero_si128()));
+	/* data_len >= 34; pkt_len <= max_frame */
+	ok = _mm_cmpgt_epi32(_mm_and_si128(f->dl, _mm_set1_epi32(0xffff)), min_len);
+	ok = _mm_and_si128(ok, X4_LE(f->pl, _mm_set1_epi32((int)max_frame)));
+	/* refcnt 1 and direct: the reference count (16 bits) OR the two flags
+	 * (above bit 15 of the high half) is 1 */
+	RTE_BUILD_BUG_ON(((RTE_MBUF_F_INDIRECT | RTE_MBUF_F_EXTERNAL) >> 32) & 0xffff);
+	v = _mm_or_si128(_mm_srli_epi32(f->rc, 16), _mm_and_si128(f->ohi, ind_ext));
+	ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(1)));
 	if (!sw_ptype) {
 		v = _mm_and_si128(f->pt, _mm_set1_epi32(RTE_PTYPE_L2_MASK | RTE_PTYPE_L3_MASK));
 		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(RTE_PTYPE_L2_ETHER |
 									RTE_PTYPE_L3_IPV4)));
 	}
+	if (rx_cksum) {
+		v = _mm_and_si128(f->olo, _mm_set1_epi32(RTE_MBUF_F_RX_IP_CKSUM_MASK));
+		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(
+			RTE_MBUF_F_RX_IP_CKSUM_GOOD)));
+	}
 	return ok;
 }
 
-/* The checks of the headers but the checksum, in the lanes of @p ok. */
+/* The checks of the headers but the checksum: all ones in the lanes that
+ * pass. */
 static __rte_always_inline __m128i
-x4_checks(__m128i ok, __m128i pl, const struct x4_hdrs *x, const bool sw_ptype)
+x4_checks(__m128i pl, const struct x4_hdrs *x, const bool sw_ptype)
 {
 	const __m128i lo8 = _mm_set1_epi32(0xff);
-	__m128i v, y;
+	__m128i ok, v, y;
 
 	/* the ether type (unless the packet type said) and version/IHL */
 	if (sw_ptype) {
 		v = _mm_blend_epi16(x->e, x->r0, 0x55);	/* 0x45, tos, 0x08, 0x00 */
 		v = _mm_and_si128(v, _mm_set1_epi32((int)0xffff00ff));
-		ok = _mm_and_si128(ok, _mm_cmpeq_epi32(v, _mm_set1_epi32(0x00080045)));
+		ok = _mm_cmpeq_epi32(v, _mm_set1_epi32(0x00080045));
 	} else {
-		v = _mm_cmpeq_epi32(_mm_and_si128(x->r0, lo8), _mm_set1_epi32(RTE_IPV4_VHL_DEF));
-		ok = _mm_and_si128(ok, v);
+		ok = _mm_cmpeq_epi32(_mm_and_si128(x->r0, lo8), _mm_set1_epi32(RTE_IPV4_VHL_DEF));
 	}
 	/* 20 <= total length <= pkt_len - 14: total - 20 <= pkt_len - 34 */
 	v = _mm_shuffle_epi8(x->r0, _mm_set_epi8(-1, -1, 14, 15, -1, -1, 10, 11,
@@ -517,32 +545,22 @@ x4_checks(__m128i ok, __m128i pl, const struct x4_hdrs *x, const bool sw_ptype)
 	ok = _mm_and_si128(ok, _mm_cmpgt_epi32(_mm_and_si128(x->r2, lo8), _mm_set1_epi32(1)));
 	/* martians: first bytes of source (lane bits 0-7) and destination (16-23) */
 	v = _mm_blend_epi16(x->r3, _mm_slli_epi32(x->r4, 16), 0xaa);
-	y = _mm_add_epi8(v, _mm_set1_epi8(32));
-	y = _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8(32)), y);
-	y = _mm_or_si128(y, _mm_cmpeq_epi8(v, _mm_set1_epi8(127)));
+	/* a byte b is good when b + 160 > -96 as a signed byte (b is neither
+	 * 0 nor 224-255: b + 32 > 32 unsigned) and b != 127 */
+	y = _mm_cmpgt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)160)), _mm_set1_epi8(-96));
+	y = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(127)), y);
 	y = _mm_and_si128(y, _mm_set1_epi32(0x00ff00ff));
-	return _mm_and_si128(ok, _mm_cmpeq_epi32(y, _mm_setzero_si128()));
+	return _mm_and_si128(ok, _mm_cmpeq_epi32(y, _mm_set1_epi32(0x00ff00ff)));
 }
 
-/* The checksum verdict (see above) of the lanes of @p ok, the port's first
- * with @p rx_cksum. */
+/* The header checksum verdict (see above): all ones in the lanes where it
+ * is right. */
 static __rte_always_inline __m128i
-x4_cksum_ok(const struct x4_mbufs *f, const struct x4_hdrs *x, __m128i ok,
-	    const bool rx_cksum)
+x4_cksum_ok(const struct x4_hdrs *x)
 {
 	const __m128i flip = _mm_set1_epi16((short)0x8000), one = _mm_set1_epi16(1);
-	__m128i s, ck, v;
+	__m128i s;
 
-	if (rx_cksum) {
-		v = _mm_and_si128(f->olo, _mm_set1_epi32(RTE_MBUF_F_RX_IP_CKSUM_MASK));
-		ck = _mm_cmpeq_epi32(v, _mm_set1_epi32(RTE_MBUF_F_RX_IP_CKSUM_GOOD));
-		if (likely(_mm_movemask_ps(_mm_castsi128_ps(ck)) == 0xf))
-			return ok;
-		ok = _mm_andnot_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(
-			RTE_MBUF_F_RX_IP_CKSUM_BAD)), ok);
-	} else {
-		ck = _mm_setzero_si128();
-	}
 	s = _mm_madd_epi16(_mm_xor_si128(x->r0, flip), one);
 	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(x->r1, flip), one));
 	s = _mm_add_epi32(s, _mm_madd_epi16(_mm_xor_si128(x->r2, flip), one));
@@ -551,7 +569,7 @@ x4_cksum_ok(const struct x4_mbufs *f, const struct x4_hdrs *x, __m128i ok,
 	/* (s + 10 * 0x8000) * inv - 1, inv = 0xfffeffff (0xffff * inv = 1) */
 	s = _mm_mullo_epi32(s, _mm_set1_epi32((int)0xfffeffffu));
 	s = _mm_add_epi32(s, _mm_set1_epi32((int)(10u * 0x8000u * 0xfffeffffu - 1u)));
-	return _mm_and_si128(ok, _mm_or_si128(ck, X4_LE(s, _mm_set1_epi32(65536))));
+	return X4_LE(s, _mm_set1_epi32(65536));
 }
 
 /* l3fwd_ttl_dec4() of the four frames at h[] (the IPv4 header at 14), r2
@@ -575,20 +593,18 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 		  const bool rx_cksum, void **l3, uint32_t *dst, struct l3fwd_sums *sums,
 		  const bool dec)
 {
-	const __m128i min_len = _mm_set1_epi32(RTE_ETHER_HDR_LEN +
-					       sizeof(struct rte_ipv4_hdr) - 1);
 	struct x4_mbufs f;
 	struct x4_hdrs x;
 	uint8_t *h[4];
 	unsigned int i, res;
 	__m128i ok;
 
-	x4_mbufs_load(pkts, &f);
+	x4_mbufs_load(pkts, &f, sw_ptype);
 	sums->bytes = _mm_add_epi32(sums->bytes, f.pl);
 	/* the ports in the high halves: l3fwd_sums_get() keeps the low 16 bits */
 	sums->segs = _mm_or_si128(sums->segs, f.segs);
-	/* data_len >= 34 in all four, or one by one */
-	ok = _mm_cmpgt_epi32(_mm_and_si128(f.dl, _mm_set1_epi32(0xffff)), min_len);
+	/* the mbuf checks pass in all four, or one by one */
+	ok = x4_mbuf_checks(&f, max_frame, sw_ptype, rx_cksum);
 	if (unlikely(_mm_movemask_ps(_mm_castsi128_ps(ok)) != 0xf)) {
 		for (i = 0, res = 0; i < 4; i++) {
 			struct rte_ipv4_hdr *ip = l3fwd_fast4(pkts[i], max_frame, sw_ptype,
@@ -604,7 +620,6 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 		}
 		return res;
 	}
-	ok = x4_mbuf_checks(&f, max_frame, sw_ptype);
 	for (i = 0; i < 4; i++) {
 		h[i] = rte_pktmbuf_mtod(pkts[i], uint8_t *);
 		l3[i] = h[i] + RTE_ETHER_HDR_LEN;
@@ -613,7 +628,9 @@ l3fwd_fast4_x4_do(struct rte_mbuf *const *pkts, uint32_t max_frame, const bool s
 	/* the destinations, host order, for the lookup */
 	_mm_storeu_si128((void *)dst, _mm_shuffle_epi8(x.r4, _mm_set_epi8(12, 13, 14, 15,
 		8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3)));
-	ok = x4_cksum_ok(&f, &x, x4_checks(ok, f.pl, &x, sw_ptype), rx_cksum);
+	ok = x4_checks(f.pl, &x, sw_ptype);
+	if (!rx_cksum)
+		ok = _mm_and_si128(ok, x4_cksum_ok(&x));
 	res = (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(ok));
 	if (unlikely(res != 0xf)) {
 		for (i = 0; i < 4; i++)

@@ -287,10 +287,11 @@ def l3fwd_pool_args(pool, jumbo):
     return args
 
 
-def run_callgrind(env, size, pool, seconds=3):
+def run_callgrind(env, size, pool, seconds=3, extra=()):
     """Instructions per packet of the forwarding loop (generator, l3fwd and
     sink in one lcore) under callgrind: load-independent. Used by the
-    loop_instructions case and by devtools/fwdbench.py."""
+    loop_instructions case and by devtools/fwdbench.py. extra: more
+    mbufx-l3fwd options."""
     if shutil.which('valgrind') is None:
         raise Skip('valgrind not found (Debian package valgrind)')
     jumbo = size > 1518
@@ -301,7 +302,7 @@ def run_callgrind(env, size, pool, seconds=3):
              env.l3fwd] + env.eal('0', 512, huge=False) + [
              '--vdev', 'net_ring0', '--vdev', 'net_ring1', '--', '-p', '3',
              '--bench-gen', str(size), '--run-time', str(seconds), '--summary', sj] +
-            l3fwd_pool_args(pool, jumbo), timeout=seconds * 60 + 120)
+            l3fwd_pool_args(pool, jumbo) + list(extra), timeout=seconds * 60 + 120)
     pkts = summary(sj)['ports'][1]['tx_pkts']
     total = None
     with open(cg) as f:
