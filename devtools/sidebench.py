@@ -45,9 +45,10 @@ spans the stop and is dropped; a sample is clean when both had at least 0.97
 of a CPU. Per size and forwarder: the median of all samples, and the median
 over clean samples with their count; the ratios of both against stock l3fwd.
 
-MBUFX_BENCH_RT=1 runs the forwarder under SCHED_FIFO (chrt -f 50), so that
-other jobs on a shared machine do not take its core (the generator stays at
-normal priority: its stats thread shares the forwarder's core).
+The forwarders run at normal priority even under MBUFX_BENCH_RT=1: the
+forwarders of a size are all started at once on the same core and take turns,
+and under SCHED_FIFO the first one's polling loop keeps the others from ever
+creating their vhost-user sockets.
 
 Then, load-independent: each forwarder under valgrind --tool=callgrind on the
 same vhost pair (64 B: all three; 1518 and 9000 B: mbufx-l3fwd and l3fwd),
@@ -88,21 +89,14 @@ MBUFX_POOL = ['--mbufs', str(NB_MBUF), '--jumbo-mbufs', '2048', '--hdr-mbufs', '
 POOL_DESC = ('both: 8192 mbufs x 2176 B, per-lcore cache 256, 1024 Rx / 1024 Tx '
              'descriptors, burst 32; mbufx-l3fwd also 2048 jumbo (9344 B) and 1024 '
              'header mbufs; generator: testpmd, 16384 mbufs (9344 B for 9000 B frames)')
-def rt_prefix():
-    """chrt -f 50 under MBUFX_BENCH_RT=1, else nothing."""
-    if os.environ.get('MBUFX_BENCH_RT') == '1' and shutil.which('chrt'):
-        return ['chrt', '-f', '50']
-    return []
-
-
 def fwd_cmd(env, kind, stock, s0, s1, jumbo, huge=True):
     vdev = ['--vdev', 'net_vhost0,iface=%s,queues=1' % s0,
             '--vdev', 'net_vhost1,iface=%s,queues=1' % s1]
     mtu = ['--max-pkt-len', '9018'] if jumbo else []
     if kind == 'mbufx-l3fwd':
-        return rt_prefix() + [env.l3fwd] + env.eal('1', 320, huge=huge) + vdev + [
+        return [env.l3fwd] + env.eal('1', 320, huge=huge) + vdev + [
             '--', '-p', '3', '-T', '1', '--link-wait', '30'] + MBUFX_POOL + mtu, None
-    cmd = rt_prefix() + [stock] + env.eal('1', 320, huge=huge) + vdev
+    cmd = [stock] + env.eal('1', 320, huge=huge) + vdev
     extra = None
     if kind == 'l3fwd+mbufx':
         cmd += ['-d', 'librte_mempool_mbufx.so', '--mbuf-pool-ops-name=mbufx']
@@ -196,7 +190,6 @@ def run_callgrind(env, caps, stock, case, kind, seconds):
     tag = 'cg_%s_%s_%d' % (case, kind.replace('+', '_'), env.nrun)
     s0, s1, out = env.path(tag + '0.sock'), env.path(tag + '1.sock'), env.path(tag + '.cg')
     cmd, fenv = fwd_cmd(env, kind, stock, s0, s1, case == '9000', huge=False)
-    cmd = cmd[len(rt_prefix()):]
     cmd = ['valgrind', '--tool=callgrind', '--collect-atstart=no',
            '--toggle-collect=' + CG_LOOP[kind], '--callgrind-out-file=' + out] + cmd
     try:
@@ -355,8 +348,7 @@ def bench(build, out, reps, seconds, sizes, cg_seconds, cg_sizes):
                                   'check, never verifies the header checksum',
                    'mbufx-l3fwd': 'LPM, RFC 1812 checks (version, IHL, lengths, header '
                                   'checksum in software, TTL, martians), drops counted',
-                   'scheduling': 'forwarder SCHED_FIFO 50 (MBUFX_BENCH_RT=1)'
-                                 if rt_prefix() else 'normal priority, sharing the machine',
+                   'scheduling': 'normal priority, sharing the machine',
                    'clean sample': 'generator and forwarder both >= %.2f CPU in that second '
                                    '(/proc/<pid>/stat)' % CLEAN,
                    'sizes': 'on the wire with CRC; IMIX 7:4:1 of 64/594/1518 B'},
