@@ -82,7 +82,9 @@ from turns import (CLEAN, gen_tx_drop, kill_from, med, side_stats, stop_pair,  #
 FORWARDERS = ('mbufx-l3fwd', 'l3fwd', 'l3fwd+mbufx')
 BASE = 'l3fwd'
 SIZES = ('64', 'imix', '1518', '9000')
-TARGETS = {'64': 1.10, '1518': 1.0, '9000': 1.15}
+# at least DPDK's l3fwd at every size; 9000 B: the one jumbo segment against
+# l3fwd's chain of five
+TARGETS = {'64': 1.0, 'imix': 1.0, '1518': 1.0, '9000': 1.15}
 NB_MBUF = 8192
 MBUFX_POOL = ['--mbufs', str(NB_MBUF), '--jumbo-mbufs', '2048', '--hdr-mbufs', '1024',
               '--rx-queue-size', '1024', '--tx-queue-size', '1024']

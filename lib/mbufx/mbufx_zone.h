@@ -182,7 +182,7 @@ struct mbufx_zone_stats {
  * lines of their own per lcore: no false sharing between lcores.
  */
 struct mbufx_zone_lcore_ctrs {
-	uint64_t v[MBUFX_ZONE_NB_LCORE_CTRS];
+	uint64_t v[MBUFX_ZONE_NB_LCORE_CTRS]; /**< in mbufx_zone_stats order */
 } __rte_cache_aligned;
 
 /**
