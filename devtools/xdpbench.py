@@ -42,7 +42,6 @@ net_mbufx_xdp ports, with live stats, for a bounded time.
 """
 
 import contextlib
-import json
 import os
 import re
 import statistics
@@ -56,6 +55,7 @@ sys.path.insert(0, os.path.join(HERE, '..', 'test', 'apps'))
 
 from apptest import Env, Fail, Skip  # noqa: E402
 from xdpnet import HOST_B, Generator, Pmd, Topo  # noqa: E402
+from fwdbench import write_doc  # noqa: E402
 import test_xdp  # noqa: E402
 from test_xdp import Testpmd, l3fwd, finish_l3fwd  # noqa: E402
 
@@ -219,11 +219,7 @@ def bench(build, out, reps, seconds):
         if 'mbufx_xdp' in kinds:
             two_queue_runs(env, reps, seconds, tsc, res)
         jumbo = 'mbufx_xdp' in kinds and jumbo_runs(env, reps, seconds, tsc, res, notes)
-        doc = report(res, jumbo, reps, seconds, notes)
-        with open(out, 'w') as f:
-            json.dump(doc, f, indent=1)
-            f.write('\n')
-        print('wrote %s' % out)
+        write_doc(out, report(res, jumbo, reps, seconds, notes))
         return 0
     finally:
         env.cleanup()
@@ -352,10 +348,7 @@ def ab(build, out, reps, seconds, ref=None):
         print('medians: %s; classic / late cycles per packet: %s (target >= 1.10)' %
               (med, '-' if ratio is None else '%.3f' % ratio))
         if out:
-            with open(out, 'w') as f:
-                json.dump(doc, f, indent=1)
-                f.write('\n')
-            print('wrote %s' % out)
+            write_doc(out, doc)
         return 0
     finally:
         env.cleanup()
