@@ -777,6 +777,7 @@ check_attach(int dirty)
 	struct mbufx_rx_meta md[n];
 	struct mbufx_rx_buf bufs[n];
 	struct mbufx_rx_stats st;
+	struct mbufx_rx_burst b;
 	struct mbufx_rx_info info;
 	void *handles[n];
 	uint64_t tx_offload[n];
@@ -817,8 +818,9 @@ check_attach(int dirty)
 	for (; i < 3 * n / 8; i++)
 		pkts[i] = mbufx_rx_attach_meta(rx, handles[i], &md[i]);
 	/* a receive loop's form: uncounted per buffer, counted per burst */
+	b = mbufx_rx_burst_begin(rx);
 	for (; i < n / 2; i++)
-		pkts[i] = mbufx_rx_attach_uncounted(rx, handles[i], &md[i]);
+		pkts[i] = mbufx_rx_attach_uncounted(&b, handles[i], &md[i]);
 	mbufx_rx_stats_get(rx, &st);
 	TEST_ASSERT_EQUAL(st.attached, 3 * n / 8, "uncounted attach counted");
 	mbufx_rx_attached(rx, n / 2 - 3 * n / 8);

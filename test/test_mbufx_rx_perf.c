@@ -300,6 +300,7 @@ rx_complete(struct sim *s, struct rte_mbuf **pkts, const enum mode mode)
 	volatile struct sim_desc *ring = s->ring;
 	void **sw = s->sw;
 	struct mbufx_rx *rx = s->rx;
+	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(rx);
 	const unsigned int mask = s->mask, tail = s->tail;
 	unsigned int i, idx;
 
@@ -322,7 +323,7 @@ rx_complete(struct sim *s, struct rte_mbuf **pkts, const enum mode mode)
 
 			if (mode == M_LATE) {
 				mbufx_rx_prefetch(sw[(idx + PREFETCH) & mask]);
-				m = mbufx_rx_attach_uncounted(rx, sw[idx], &md);
+				m = mbufx_rx_attach_uncounted(&b, sw[idx], &md);
 			}
 			else
 				m = mbufx_rx_attach_meta(rx, sw[idx], &md);

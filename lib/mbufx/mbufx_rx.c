@@ -26,7 +26,11 @@
  * order a LIFO pool hands buffers out in. Only when chunks of different
  * offsets share even a 4 KiB page (or the span is too sparse) does it fall
  * back to a branch-free binary search of the sorted chunk table. A fully
- * populated pool never gains chunks, so the tables cannot go stale.
+ * populated pool never gains chunks, so the tables cannot go stale. The
+ * one offset and the page table are keyed on the handle (the object's own
+ * address), not on the data address: an object and its data share a chunk,
+ * so the data offset folds into the stored addend, and a refill computes
+ * each IOVA from the handle alone (handle + addend, or handle + one load).
  *
  * The registry (a list under a spinlock) exists for mbufx_rx_stats_sum(): a
  * zone set reports attach counts of every context bound to its pools
@@ -277,7 +281,7 @@ iova_kind_choose(const struct mbufx_rx_chunk *c, unsigned int n,
 
 /* Every chunk's pages of the PAGES table; pages between chunks stay unused. */
 static void
-page_table_fill(struct mbufx_rx *rx, uint64_t *page_delta, unsigned int shift,
+page_table_fill(struct mbufx_rx *rx, uint64_t *page_iova, unsigned int shift,
 		unsigned int pages)
 {
 	const uintptr_t base = rx->chunks[0].start >> shift;
@@ -285,13 +289,15 @@ page_table_fill(struct mbufx_rx *rx, uint64_t *page_delta, unsigned int shift,
 	uintptr_t pg;
 
 	rx->page_shift = shift;
-	rx->page_base = base << shift;
 	rx->nb_pages = pages;
 	for (i = 0; i < rx->nb_chunks; i++)
 		for (pg = rx->chunks[i].start >> shift;
 		     pg <= (rx->chunks[i].end - 1) >> shift; pg++)
-			page_delta[pg - base] = rx->chunks[i].delta;
-	rx->page_delta = page_delta;
+			page_iova[pg - base] = rx->chunks[i].delta +
+				rx->data_offset;
+	/* indexed by a handle's page number: biased by the first page's */
+	rx->page_iova = (const uint64_t *)((uintptr_t)page_iova -
+					   base * sizeof(*page_iova));
 }
 
 struct mbufx_rx *
@@ -355,7 +361,8 @@ mbufx_rx_create(struct rte_mempool *mp, uint16_t port, uint32_t flags)
 	rx->chunks = p->chunks;
 	rx->nb_chunks = n;
 	rx->iova_kind = kind;
-	rx->iova_delta = kind == MBUFX_RX_IOVA_LINEAR ? p->chunks[0].delta : 0;
+	rx->iova_add = (kind == MBUFX_RX_IOVA_LINEAR ? p->chunks[0].delta : 0) +
+		data_offset;
 	if (kind == MBUFX_RX_IOVA_PAGES)
 		page_table_fill(rx, RTE_PTR_ADD(p, sz), shift, pages);
 

@@ -60,19 +60,25 @@ struct mbufx_rx {
 	/* read-mostly fast-path line */
 	struct rte_mempool *mp;	/**< pool the buffers come from */
 	uint64_t rearm;		/**< rearm word: data_off, refcnt 1, nb_segs 1, port */
-	uint64_t iova_delta;	/**< LINEAR: iova = va + iova_delta */
+	uint64_t iova_add;	/**< LINEAR: data IOVA = handle + iova_add */
+	/**
+	 * PAGES: data IOVA = handle + page_iova[handle >> page_shift]; the
+	 * table's entries (iova - va of the page, plus data_offset) start at
+	 * the pool's first page, and this pointer is biased by that page's
+	 * number (an object never straddles two chunks, so its handle and its
+	 * data address share the offset)
+	 */
+	const uint64_t *page_iova;
 	uint32_t data_offset;	/**< object -> data address */
 	uint32_t nb_chunks;	/**< entries of chunks[] */
 	enum mbufx_rx_iova_kind iova_kind; /**< how refill computes IOVAs */
 	uint32_t page_shift;	/**< PAGES: log2 of the table's page size */
-	uintptr_t page_base;	/**< PAGES: address of page_delta[0]'s page */
-	const uint64_t *page_delta; /**< PAGES: iova - va per page */
 	const struct mbufx_rx_chunk *chunks; /**< sorted by start */
 	uint16_t port;		/**< mbuf port written at attach */
 	uint16_t headroom;	/**< data_off written at attach */
 	uint16_t room;		/**< bytes a buffer takes at its data address */
 	uint16_t flags;		/**< MBUFX_RX_F_* given at create */
-	uint32_t nb_pages;	/**< PAGES: entries of page_delta[] */
+	uint32_t nb_pages;	/**< PAGES: entries of the page table */
 
 	/**
 	 * Counters: written by the owning thread only, read by anyone
@@ -140,19 +146,22 @@ mbufx_rx_table_iova(const struct mbufx_rx *rx, uintptr_t va)
 	return va + c->delta;
 }
 
-/** @internal IOVA of va (inside the pool's memory), by kind. */
+/**
+ * @internal IOVA of the data address of the object at handle (a buffer of
+ * the pool), by kind: one addition (LINEAR) or one load and one addition
+ * (PAGES), the data offset folded into the addend.
+ */
 static __rte_always_inline rte_iova_t
-mbufx_rx_va2iova(const struct mbufx_rx *rx, uintptr_t va,
+mbufx_rx_obj2iova(const struct mbufx_rx *rx, uintptr_t handle,
 		const enum mbufx_rx_iova_kind kind)
 {
 	switch (kind) {
 	case MBUFX_RX_IOVA_LINEAR:
-		return va + rx->iova_delta;
+		return handle + rx->iova_add;
 	case MBUFX_RX_IOVA_PAGES:
-		return va + rx->page_delta[(va - rx->page_base) >>
-					   rx->page_shift];
+		return handle + rx->page_iova[handle >> rx->page_shift];
 	case MBUFX_RX_IOVA_TABLE:
-		return mbufx_rx_table_iova(rx, va);
+		return mbufx_rx_table_iova(rx, handle + rx->data_offset);
 	default:
 		return RTE_BAD_IOVA;
 	}
@@ -168,10 +177,8 @@ mbufx_rx_describe_kind(const struct mbufx_rx *rx, struct mbufx_rx_buf *bufs,
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		uintptr_t va = (uintptr_t)objs[i] + off;
-
-		bufs[i].addr = (void *)va;
-		bufs[i].iova = mbufx_rx_va2iova(rx, va, kind);
+		bufs[i].addr = RTE_PTR_ADD(objs[i], off);
+		bufs[i].iova = mbufx_rx_obj2iova(rx, (uintptr_t)objs[i], kind);
 		bufs[i].handle = objs[i];
 	}
 }
@@ -209,25 +216,23 @@ mbufx_rx_iova_kind_burst(const struct mbufx_rx *rx, void * const *handles,
 		const enum mbufx_rx_iova_kind kind)
 {
 	const uintptr_t off = rx->data_offset;
-	const uint64_t delta = rx->iova_delta;
-	const uintptr_t page_base = rx->page_base;
+	const uint64_t add = rx->iova_add;
 	const uint32_t page_shift = rx->page_shift;
-	const uint64_t *page_delta = rx->page_delta;
+	const uint64_t *page_iova = rx->page_iova;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		uintptr_t va = (uintptr_t)handles[i] + off;
+		uintptr_t h = (uintptr_t)handles[i];
 
 		switch (kind) {
 		case MBUFX_RX_IOVA_LINEAR:
-			iova[i] = va + delta;
+			iova[i] = h + add;
 			break;
 		case MBUFX_RX_IOVA_PAGES:
-			iova[i] = va + page_delta[(va - page_base) >>
-						  page_shift];
+			iova[i] = h + page_iova[h >> page_shift];
 			break;
 		case MBUFX_RX_IOVA_TABLE:
-			iova[i] = mbufx_rx_table_iova(rx, va);
+			iova[i] = mbufx_rx_table_iova(rx, h + off);
 			break;
 		default:
 			iova[i] = RTE_BAD_IOVA;
@@ -261,14 +266,20 @@ mbufx_rx_iova_burst(const struct mbufx_rx *rx, void * const *handles,
 	}
 }
 
-/** @internal Write the RX metadata into the first cache line of m. */
+/**
+ * @internal Write the RX metadata into the first cache line of m, with
+ * rearm as its rearm word: nine fields in seven stores.
+ */
 static __rte_always_inline struct rte_mbuf *
-mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
-		uint32_t ptype, uint16_t len, uint32_t rss, uint32_t hash_hi,
-		uint16_t vlan_tci, uint16_t vlan_tci_outer)
+mbufx_rx_fill_word(const struct mbufx_rx *rx, uint64_t rearm, void *handle,
+		uint64_t ol_flags, uint32_t ptype, uint16_t len, uint32_t rss,
+		uint32_t hash_hi, uint16_t vlan_tci, uint16_t vlan_tci_outer)
 {
 	struct rte_mbuf *m = (struct rte_mbuf *)handle;
+	/* hash.fdir.lo (= hash.rss) and hash.fdir.hi: one 8-byte store */
+	const struct { uint32_t lo, hi; } hash = { rss, hash_hi };
 
+	RTE_SET_USED(rx);
 #ifdef RTE_LIBRTE_MBUF_DEBUG
 	/* the free-pool invariant attach relies on (second cache line) */
 	RTE_VERIFY(m->next == NULL && m->nb_segs == 1 && m->pool == rx->mp);
@@ -276,16 +287,25 @@ mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
 #endif
 	/* data_off, refcnt, nb_segs, port: one 8-byte store */
 	memcpy(RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)),
-	       &rx->rearm, sizeof(rx->rearm));
+	       &rearm, sizeof(rearm));
 	m->ol_flags = ol_flags;
 	m->packet_type = ptype;
 	m->pkt_len = len;
 	m->data_len = len;
 	m->vlan_tci = vlan_tci;
-	m->hash.fdir.lo = rss;
-	m->hash.fdir.hi = hash_hi;
+	memcpy(&m->hash, &hash, sizeof(hash));
 	m->vlan_tci_outer = vlan_tci_outer;
 	return m;
+}
+
+/** @internal mbufx_rx_fill_word() with the context's rearm word. */
+static __rte_always_inline struct rte_mbuf *
+mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
+		uint32_t ptype, uint16_t len, uint32_t rss, uint32_t hash_hi,
+		uint16_t vlan_tci, uint16_t vlan_tci_outer)
+{
+	return mbufx_rx_fill_word(rx, rx->rearm, handle, ol_flags, ptype, len,
+				  rss, hash_hi, vlan_tci, vlan_tci_outer);
 }
 
 /** @internal Rearm word with another data_off and nb_segs. */
@@ -381,8 +401,7 @@ mbufx_rx_handle_addr(const struct mbufx_rx *rx, const void *handle)
 static inline rte_iova_t
 mbufx_rx_handle_iova(const struct mbufx_rx *rx, const void *handle)
 {
-	return mbufx_rx_va2iova(rx, (uintptr_t)handle + rx->data_offset,
-				rx->iova_kind);
+	return mbufx_rx_obj2iova(rx, (uintptr_t)handle, rx->iova_kind);
 }
 
 
@@ -476,16 +495,48 @@ mbufx_rx_attach_meta(struct mbufx_rx *rx, void *handle,
 
 /**
  * @internal
- * mbufx_rx_attach_meta() for a receive loop that counts its burst once:
- * the same writes, not counted. The loop ends with mbufx_rx_attached()
- * (mbufx_rx.h) of the number of buffers it attached, before the mbufs
- * leave the receive call (the counters' invariants hold between bursts). One counter update
- * per burst instead of one per packet: a per-packet read-modify-write of
- * the counter in memory chains every packet of the loop to the previous
- * one's store.
+ * What the attaches of one receive loop read from the context, read once
+ * before the loop by mbufx_rx_burst_begin() and kept in a local: every
+ * attach stores into an mbuf, which for the compiler could be the context,
+ * so an attach that read the context itself would load its rearm word
+ * again for every packet.
+ */
+struct mbufx_rx_burst {
+	uint64_t rearm;			/**< the context's rearm word */
+	const struct mbufx_rx *rx;	/**< the context (debug checks only) */
+};
+
+/**
+ * @internal
+ * Start a receive loop's attaches: what mbufx_rx_attach_uncounted() needs
+ * from the context.
  *
  * @param rx
- *   The context the buffer came from.
+ *   The context the loop's buffers came from.
+ * @return
+ *   The burst state, for a local variable.
+ */
+static inline struct mbufx_rx_burst
+mbufx_rx_burst_begin(const struct mbufx_rx *rx)
+{
+	struct mbufx_rx_burst b = { .rearm = rx->rearm, .rx = rx };
+
+	return b;
+}
+
+/**
+ * @internal
+ * mbufx_rx_attach_meta() for a receive loop that counts its burst once:
+ * the same writes, not counted, the context's fields from the burst state
+ * of mbufx_rx_burst_begin(). The loop ends with mbufx_rx_attached()
+ * (mbufx_rx.h) of the number of buffers it attached, before the mbufs
+ * leave the receive call (the counters' invariants hold between bursts).
+ * One counter update per burst instead of one per packet: a per-packet
+ * read-modify-write of the counter in memory chains every packet of the
+ * loop to the previous one's store.
+ *
+ * @param b
+ *   The burst state of the context the buffer came from.
  * @param handle
  *   The buffer's handle.
  * @param meta
@@ -494,12 +545,13 @@ mbufx_rx_attach_meta(struct mbufx_rx *rx, void *handle,
  *   The mbuf (never NULL).
  */
 static inline struct rte_mbuf *
-mbufx_rx_attach_uncounted(const struct mbufx_rx *rx, void *handle,
+mbufx_rx_attach_uncounted(const struct mbufx_rx_burst *b, void *handle,
 		const struct mbufx_rx_meta *meta)
 {
-	return mbufx_rx_fill(rx, handle, meta->ol_flags, meta->packet_type,
-			     meta->len, meta->rss, meta->hash_hi,
-			     meta->vlan_tci, meta->vlan_tci_outer);
+	return mbufx_rx_fill_word(b->rx, b->rearm, handle, meta->ol_flags,
+				  meta->packet_type, meta->len, meta->rss,
+				  meta->hash_hi, meta->vlan_tci,
+				  meta->vlan_tci_outer);
 }
 
 
