@@ -918,6 +918,7 @@ def case_stop_start(env, kind='mbufx_xdp'):
         check(st[0][0] > 100, 'stats %s', st)
         if kind == 'mbufx_xdp':
             check_late_xstats(tp)
+            check_syscall_xstats(tp)
         in_use = tp.pools_in_use()
         tp.quit()
         if kind == 'mbufx_xdp':
@@ -932,6 +933,40 @@ def guide_xstats():
     sec = text[text.index("The driver's\nown:"):]
     rules = [m.start() for m in re.finditer(r'^=+ =+', sec, re.M)]
     return re.findall(r'^``(\w+)``', sec[rules[0]:rules[1]], re.M)
+
+
+def port_xstats(tp, port):
+    """{name: value} of testpmd's `show port xstats PORT`."""
+    return {k: int(v) for k, v in
+            re.findall(r'^\s*(\w+):\s+(\d+)\s*$', tp.cmd_wait('show port xstats %d' % port),
+                       re.M)}
+
+
+# each data-path syscall's count and the TSC cycles spent inside it
+SYSCALL_XSTATS = (('tx_kicks', 'tx_kick_cycles'), ('tx_kicks_from_rx', 'tx_kick_from_rx_cycles'),
+                  ('rx_wakeups', 'rx_wakeup_cycles'))
+
+
+def check_syscall_xstats(tp, ports=(0, 1), want_kicks=(1,)):
+    """With forwarding stopped: on each port, the cycles inside each kind of
+    data-path syscall are counted exactly when that syscall was made (never
+    a timing value), kicks were made on the ports that transmitted
+    (want_kicks), and a statistics reset clears the cycles with the counts."""
+    for port in ports:
+        xs = port_xstats(tp, port)
+        for count, cycles in SYSCALL_XSTATS:
+            check(count in xs and cycles in xs, 'port %d: no %s / %s xstat: %s', port, count,
+                  cycles, sorted(xs))
+            check((xs[count] > 0) == (xs[cycles] > 0), 'port %d: %s=%d but %s=%d', port,
+                  count, xs[count], cycles, xs[cycles])
+        if port in want_kicks:
+            check(xs['tx_kicks'] > 0 and xs['tx_kick_cycles'] > 0,
+                  'port %d transmitted without a counted kick: %s', port, xs)
+    tp.cmd_wait('clear port xstats all')
+    for port in ports:
+        xs = port_xstats(tp, port)
+        left = {c: xs[c] for pair in SYSCALL_XSTATS for c in pair if xs.get(c)}
+        check(not left, 'port %d: not cleared by a statistics reset: %s', port, left)
 
 
 def check_late_xstats(tp, port=0):
