@@ -277,7 +277,8 @@ SYSCALLS = (('tx_kicks', 'tx_kick_cycles'), ('tx_kicks_from_rx', 'tx_kick_from_r
             ('rx_wakeups', 'rx_wakeup_cycles'))
 SPLIT_KEYS = ('busy_cycles', 'busy_pkts', 'syscall_cpp', 'own_cpp', 'syscall_share',
               'syscall_cpp_idle', 'kicks_per_pkt', 'kicks_deferred_per_pkt',
-              'pkts_per_kick_or_deferral', 'xstats_rx_pkts')
+              'pkts_per_kick_or_deferral', 'refill_from_pool_per_pkt',
+              'refill_recycled_per_pkt', 'completed_to_pool_per_pkt', 'xstats_rx_pkts')
 
 
 def syscall_split(busy):
@@ -302,6 +303,9 @@ def syscall_split(busy):
     if not cyc or not pkts or not xs or any(c not in x for x in xs.values()
                                             for _, c in SYSCALLS):
         return out
+    def per_pkt(name):
+        return round(sum(x.get(name, 0) for x in xs.values()) / pkts, 3)
+
     inside = outside = 0
     for x in xs.values():
         from_rx = x['tx_kick_from_rx_cycles']
@@ -321,15 +325,25 @@ def syscall_split(busy):
                 # every tx_burst with frames pending kicks or defers
                 'pkts_per_kick_or_deferral': round(tx / (kicks + deferred), 2)
                 if kicks + deferred else None,
+                # where the refills' buffers came from: the pool, or Tx
+                # completions of the queue's own pair (bench topology: port
+                # 1 transmits, its pair receives nothing, its recycle ring
+                # fills and completions go to the pool)
+                'refill_from_pool_per_pkt': per_pkt('rx_late_refilled'),
+                'refill_recycled_per_pkt': per_pkt('rx_late_recycled'),
+                'completed_to_pool_per_pkt': per_pkt('tx_completed_to_pool'),
                 'xstats_rx_pkts': sum(x.get('rx_good_packets', 0) for x in xs.values())})
     return out
 
 
-def rx_icount(build, mode, packets=100000):
+def rx_icount(build, mode, packets=100000, burst=32, way='free'):
     """Instructions and simulated L1 data misses per packet of the PMD's
     receive loop (mbufx_xdp_rx_burst() inclusive: refill and completion)
     in one refill mode, under callgrind over the fake kernel
-    (mbufx-xdp-rx-icount); None without valgrind."""
+    (mbufx-xdp-rx-icount), in bursts of burst frames; way 'io' sends them
+    out again (mbufx_xdp_tx_enqueue() inclusive: the Tx descriptors and
+    completions, whose buffers the next refill posts). None without
+    valgrind."""
     import shutil
     import tempfile
     exe = os.path.join(build, 'test', 'xdp', 'mbufx-xdp-rx-icount')
@@ -340,7 +354,8 @@ def rx_icount(build, mode, packets=100000):
         subprocess.run(['valgrind', '--tool=callgrind', '--cache-sim=yes',
                         '--callgrind-out-file=' + cg, exe, '-l', '0', '--no-pci', '--no-huge',
                         '-m', '256', '--file-prefix=xdpab_cg_%d' % os.getpid(),
-                        '--log-level=lib.eal:warning', '--', mode, str(packets)],
+                        '--log-level=lib.eal:warning', '--', mode, str(packets), str(burst),
+                        way],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         ann = subprocess.run(['callgrind_annotate', '--inclusive=yes', cg],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -348,7 +363,8 @@ def rx_icount(build, mode, packets=100000):
     events = re.search(r'^Events shown:\s+(.*)$', ann, re.M).group(1).split()
     out = {}
     for line in ann.splitlines():
-        m = re.search(r':(mbufx_xdp_rx_burst|mbufx_xdp_rx_convert|mbufx_xdp_rxq_refill) ', line)
+        m = re.search(r':(mbufx_xdp_rx_burst|mbufx_xdp_rx_convert|mbufx_xdp_rxq_refill|'
+                      r'mbufx_xdp_tx_enqueue) ', line)
         if not m:
             continue
         cols = re.sub(r'\(\s*[\d.]+%\)', '', line.split('???:')[0]).split()
@@ -359,7 +375,7 @@ def rx_icount(build, mode, packets=100000):
     return out
 
 
-def ab_rows(med, counts, own_pairs=()):
+def ab_rows(med, counts, own_pairs=(), io_counts=None):
     """The A/B in the report's row schema: late attach as "mbufx", classic
     refill as the baseline."""
     rows = []
@@ -397,7 +413,26 @@ def ab_rows(med, counts, own_pairs=()):
             note='4096-entry ring, 64 B, load-independent')
         row('%s (%s), cachegrind' % (what, fn), 'simulated L1 write misses/pkt',
             late['D1mw'], classic['D1mw'])
+    for burst, c in sorted((io_counts or {}).items(), reverse=True):
+        pair = [{k: sum(c[m].get(fn, {}).get(k, 0) for fn in IO_FNS) for k in ('Ir', 'D1mw')}
+                for m in ('late', 'classic')]
+        if not all(p['Ir'] for p in pair):
+            continue
+        row('io path (rx_burst + tx_enqueue), callgrind, bursts of %d' % burst,
+            'instructions/pkt', round(pair[0]['Ir'], 1), round(pair[1]['Ir'], 1),
+            note='mbufx-xdp-rx-icount io: Tx on a queue paired with another Rx queue, '
+                 'completions to the pool, refill from the pool, as this topology does; no '
+                 'kick; load-independent')
+        row('io path (rx_burst + tx_enqueue), cachegrind, bursts of %d' % burst,
+            'simulated L1 write misses/pkt', round(pair[0]['D1mw'], 2),
+            round(pair[1]['D1mw'], 2))
     return rows
+
+
+# the PMD's io path under callgrind: the receive loop and the Tx burst's
+# enqueue (inclusive: each counts its callees, disjoint)
+IO_FNS = ('mbufx_xdp_rx_burst', 'mbufx_xdp_tx_enqueue')
+IO_BURSTS = (32, 2)
 
 
 def ab(build, out, reps, seconds, ref=None):
@@ -437,6 +472,11 @@ def ab(build, out, reps, seconds, ref=None):
         counts = {m: rx_icount(build, m) for m in ('late', 'classic')}
         print('receive loop per packet under callgrind (Ir, L1 write/read misses): %s' %
               counts)
+        # the io path at full bursts and at the one or two frames per poll
+        # the port sees at the kernel's copy-mode rate
+        io_counts = {b: {m: rx_icount(build, m, burst=b, way='io') or {}
+                         for m in ('late', 'classic')} for b in IO_BURSTS}
+        print('io path per packet under callgrind, by burst size: %s' % io_counts)
         ratio = (med['classic']['cpp'] / med['late']['cpp']
                  if med['late']['cpp'] and med['classic']['cpp'] else None)
         doc = {'bench': 'xdp_ab',
@@ -459,7 +499,8 @@ def ab(build, out, reps, seconds, ref=None):
                'classic_over_late_own_cpp': own_ratio,
                'own_cpp_ratio_per_rep': own_pairs,
                'rx_loop_per_packet_callgrind': counts,
-               'rows': ab_rows(med, counts, own_pairs),
+               'io_path_per_packet_callgrind': io_counts,
+               'rows': ab_rows(med, counts, own_pairs, io_counts),
                'runs': res}
         print('medians: %s; classic / late cycles per packet: %s (target >= 1.10)' %
               (med, '-' if ratio is None else '%.3f' % ratio))
