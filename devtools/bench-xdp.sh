@@ -13,9 +13,12 @@
 # ab: the refill A/B on net_mbufx_xdp alone: rx_refill=late (late metadata
 # attach) against rx_refill=classic (net_af_xdp's refill) on the same veth
 # pair and traffic, 64 B, 4096-descriptor rings, interleaved, medians of the
-# forwarding core's cycles per packet, header lines written per packet, and
-# the receive loop's instructions per packet under callgrind; REF_BUILD adds
-# another build's default mode (before/after). Writes xdp_ab.json.
+# forwarding core's cycles per packet, the PMD's own cycles per packet (less
+# the cycles inside its sendto()/recvfrom() in those iterations: xstats
+# tx_kick_cycles and kin; in copy mode the kernel copies each transmitted
+# frame inside the kick), header lines written per packet, and the receive
+# loop's and the io path's instructions per packet under callgrind; REF_BUILD
+# adds another build's default mode (before/after). Writes xdp_ab.json.
 #
 #   host A netns                    router netns                  host B netns
 #   testpmd txonly on       veth    testpmd io / rxonly     veth   kernel (drops:

@@ -36,6 +36,11 @@ forwarded Mpps, mbuf header lines written per received packet
 (rx_hdr_lines_written), and the receive loop's instructions and simulated
 L1 misses per packet under callgrind (mbufx-xdp-rx-icount, both modes). --ref adds
 a third variant, another build's default mode (before/after a change).
+And the PMD's own cycles per packet: the forwarding core's less the TSC
+cycles inside the PMD's syscalls in those iterations (xstats
+tx_kick_cycles and kin, syscall_split()): in copy mode every Tx kick runs
+the kernel's copy of the frames on the forwarding core, a cost a
+zero-copy NIC does not put there.
 
 demo: host A pings host B and sends UDP through mbufx-l3fwd on two
 net_mbufx_xdp ports, with live stats, for a bounded time.
@@ -77,9 +82,12 @@ def tsc_hz(log):
     return float(m.group(1)) * 1e9 if m else 0.0
 
 
-def window(tp, seconds):
+def window(tp, seconds, busy=None):
     """start; seconds; stop: (rx port 0, tx port 1, cycles/pkt, kernel
-    jiffies, elapsed, rx dropped on port 0)."""
+    jiffies, elapsed, rx dropped on port 0). busy (a dict) receives
+    testpmd's two terms of cycles/pkt: 'cycles' (TSC cycles of the
+    iterations that received something) and 'pkts' (packets received on
+    all ports)."""
     k0, _ = cpu_times()
     t0 = time.time()
     tp.cmd_wait('start')
@@ -89,15 +97,31 @@ def window(tp, seconds):
     k1, _ = cpu_times()
     st = tp.fwd_stats(ans)
     m = re.search(r'CPU cycles/packet=([\d.]+)', ans)
+    if busy is not None:
+        b = re.search(r'total cycles=(\d+) / total \S+ packets=(\d+)', ans)
+        busy.update({'cycles': int(b.group(1)), 'pkts': int(b.group(2))} if b else {})
     return (st.get(0, (0, 0, 0))[0], st.get(1, (0, 0, 0))[1],
             float(m.group(1)) if m else None, k1 - k0, t1 - t0, st.get(0, (0, 0, 0))[2])
 
 
-def header_lines(tp):
+def loadavg():
+    """/proc/loadavg's first three fields (the machine is shared)."""
+    with open('/proc/loadavg') as f:
+        return ' '.join(f.read().split()[:3])
+
+
+def port_xstats(tp, port):
+    """{name: value} of testpmd's `show port xstats PORT`."""
+    ans = tp.cmd_wait('show port xstats %d' % port)
+    return {n: int(v) for n, v in re.findall(r'^\s*(\S+): (\d+)\s*$', ans, re.M)}
+
+
+def header_lines(tp, xs=None):
     """(xstat name, mbuf header cache lines written per received packet)
-    from port 0's xstats, or None when the PMD has no such counter."""
-    ans = tp.cmd_wait('show port xstats 0')
-    xs = {n: int(v) for n, v in re.findall(r'^\s*(\S+): (\d+)\s*$', ans, re.M)}
+    from port 0's xstats (xs: as read already), or None when the PMD has
+    no such counter."""
+    if xs is None:
+        xs = port_xstats(tp, 0)
     rx = xs.get('rx_good_packets', 0)
     for name, val in xs.items():
         if ('hdr' in name or 'header' in name) and rx:
@@ -131,10 +155,12 @@ def generating(env, topo, size, **kw):
 BASE_ARGS = ['--record-core-cycles', '--eth-peer=1,02:00:00:00:00:01']
 
 
-def io_then_rxonly(env, topo, pmd, args, pool, kw, name, seconds):
+def io_then_rxonly(env, topo, pmd, args, pool, kw, name, seconds, busy=None):
     """dpdk-testpmd on the router's two ports: a 0.5 s io warm-up, an io
     window, the header lines from port 0's xstats, an rxonly window.
-    Returns (io window, header lines, rxonly window), windows as window()."""
+    Returns (io window, header lines, rxonly window), windows as window().
+    busy (a dict): the io window's busy cycles and packets (window()), and
+    'xstats', {port: {name: value}} of both ports over the io window."""
     # MBUFX_BENCH_RT=1: the router under SCHED_FIFO, so that other jobs do
     # not preempt the forwarding loop (testpmd charges a preemption to the
     # next iteration that finds packets: cycles/packet then measure the
@@ -147,8 +173,11 @@ def io_then_rxonly(env, topo, pmd, args, pool, kw, name, seconds):
         tp.cmd_wait('set fwd io')
         window(tp, 0.5)                             # warm-up: rings primed
         tp.cmd_wait('clear port xstats all')
-        io = window(tp, seconds)
-        hl = header_lines(tp)
+        io = window(tp, seconds, busy)
+        xs = {p: port_xstats(tp, p) for p in (0, 1)}
+        hl = header_lines(tp, xs[0])
+        if busy is not None:
+            busy['xstats'] = xs
         tp.cmd_wait('set fwd rxonly')
         rxonly = window(tp, seconds)
         tp.quit()
@@ -233,17 +262,88 @@ def ab_run(env, topo, pmd, refill, seconds):
     rings; refill: the rx_refill devarg, None for the build's default."""
     kw = {'rx_refill': refill} if refill else None
     args = ['--rxd=%d' % AB_RING, '--txd=%d' % AB_RING, '--total-num-mbufs=32768']
+    busy = {}
     (rx, tx, cpp, _, el, drop), hl, (_, _, rcpp, _, _, _) = io_then_rxonly(
-        env, topo, pmd, args, 'mbufx', kw, 'ab_%s_%d' % (refill or 'ref', env.nrun), seconds)
-    return {'cpp': cpp, 'rxonly_cpp': rcpp, 'mpps': tx / el / 1e6,
-            'offered_mpps': (rx + drop) / el / 1e6, 'hdr_lines': hl[1] if hl else None}
+        env, topo, pmd, args, 'mbufx', kw, 'ab_%s_%d' % (refill or 'ref', env.nrun), seconds,
+        busy)
+    v = {'cpp': cpp, 'rxonly_cpp': rcpp, 'mpps': tx / el / 1e6,
+         'offered_mpps': (rx + drop) / el / 1e6, 'hdr_lines': hl[1] if hl else None}
+    v.update(syscall_split(busy))
+    return v
 
 
-def rx_icount(build, mode, packets=100000):
+# The data path's syscalls: (count xstat, TSC cycles inside it xstat).
+SYSCALLS = (('tx_kicks', 'tx_kick_cycles'), ('tx_kicks_from_rx', 'tx_kick_from_rx_cycles'),
+            ('rx_wakeups', 'rx_wakeup_cycles'))
+SPLIT_KEYS = ('busy_cycles', 'busy_pkts', 'syscall_cpp', 'own_cpp', 'syscall_share',
+              'syscall_cpp_idle', 'kicks_per_pkt', 'kicks_deferred_per_pkt',
+              'pkts_per_kick_or_deferral', 'refill_from_pool_per_pkt',
+              'refill_recycled_per_pkt', 'completed_to_pool_per_pkt', 'xstats_rx_pkts')
+
+
+def syscall_split(busy):
+    """testpmd's busy cycles of an io window (window(): iterations whose
+    rx_burst returned packets, divided by the packets received on all
+    ports) split into the kernel work inside the PMD's syscalls and the
+    rest, the PMD's own cycles (with testpmd's io loop), per packet on that
+    same packet count. Which syscalls run inside busy iterations, in io
+    forwarding (rx_burst, then tx_burst only when it returned packets):
+    - the Tx path's kicks (tx_kick_cycles): in tx_burst, always inside;
+    - kicks sent from Rx polls (tx_kick_from_rx_cycles): inside when that
+      poll returned packets: those of a port that received nothing in the
+      window were all in idle iterations; a port that received is counted
+      as inside (an upper bound);
+    - Rx wakeups (rx_wakeup_cycles): only in polls that returned nothing,
+      never inside.
+    Those outside are reported per packet apart (syscall_cpp_idle). Every
+    key of SPLIT_KEYS, None without the xstats (a build without them)."""
+    out = dict.fromkeys(SPLIT_KEYS)
+    xs = busy.get('xstats') or {}
+    cyc, pkts = busy.get('cycles'), busy.get('pkts')
+    if not cyc or not pkts or not xs or any(c not in x for x in xs.values()
+                                            for _, c in SYSCALLS):
+        return out
+    def per_pkt(name):
+        return round(sum(x.get(name, 0) for x in xs.values()) / pkts, 3)
+
+    inside = outside = 0
+    for x in xs.values():
+        from_rx = x['tx_kick_from_rx_cycles']
+        received = x.get('rx_good_packets', 0) > 0
+        inside += x['tx_kick_cycles'] + (from_rx if received else 0)
+        outside += x['rx_wakeup_cycles'] + (0 if received else from_rx)
+    kicks = sum(x['tx_kicks'] for x in xs.values())
+    deferred = sum(x.get('tx_kicks_deferred', 0) for x in xs.values())
+    tx = sum(x.get('tx_good_packets', 0) for x in xs.values())
+    out.update({'busy_cycles': cyc, 'busy_pkts': pkts,
+                'syscall_cpp': round(inside / pkts, 1),
+                'own_cpp': round((cyc - inside) / pkts, 1),
+                'syscall_share': round(inside / cyc, 3),
+                'syscall_cpp_idle': round(outside / pkts, 1),
+                'kicks_per_pkt': round(kicks / pkts, 4),
+                'kicks_deferred_per_pkt': round(deferred / pkts, 4),
+                # every tx_burst with frames pending kicks or defers
+                'pkts_per_kick_or_deferral': round(tx / (kicks + deferred), 2)
+                if kicks + deferred else None,
+                # where the refills' buffers came from: the pool, or Tx
+                # completions of the queue's own pair (bench topology: port
+                # 1 transmits, its pair receives nothing, its recycle ring
+                # fills and completions go to the pool)
+                'refill_from_pool_per_pkt': per_pkt('rx_late_refilled'),
+                'refill_recycled_per_pkt': per_pkt('rx_late_recycled'),
+                'completed_to_pool_per_pkt': per_pkt('tx_completed_to_pool'),
+                'xstats_rx_pkts': sum(x.get('rx_good_packets', 0) for x in xs.values())})
+    return out
+
+
+def rx_icount(build, mode, packets=100000, burst=32, way='free'):
     """Instructions and simulated L1 data misses per packet of the PMD's
     receive loop (mbufx_xdp_rx_burst() inclusive: refill and completion)
     in one refill mode, under callgrind over the fake kernel
-    (mbufx-xdp-rx-icount); None without valgrind."""
+    (mbufx-xdp-rx-icount), in bursts of burst frames; way 'io' sends them
+    out again (mbufx_xdp_tx_enqueue() inclusive: the Tx descriptors and
+    completions, whose buffers the next refill posts). None without
+    valgrind."""
     import shutil
     import tempfile
     exe = os.path.join(build, 'test', 'xdp', 'mbufx-xdp-rx-icount')
@@ -254,7 +354,8 @@ def rx_icount(build, mode, packets=100000):
         subprocess.run(['valgrind', '--tool=callgrind', '--cache-sim=yes',
                         '--callgrind-out-file=' + cg, exe, '-l', '0', '--no-pci', '--no-huge',
                         '-m', '256', '--file-prefix=xdpab_cg_%d' % os.getpid(),
-                        '--log-level=lib.eal:warning', '--', mode, str(packets)],
+                        '--log-level=lib.eal:warning', '--', mode, str(packets), str(burst),
+                        way],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         ann = subprocess.run(['callgrind_annotate', '--inclusive=yes', cg],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -262,7 +363,8 @@ def rx_icount(build, mode, packets=100000):
     events = re.search(r'^Events shown:\s+(.*)$', ann, re.M).group(1).split()
     out = {}
     for line in ann.splitlines():
-        m = re.search(r':(mbufx_xdp_rx_burst|mbufx_xdp_rx_convert|mbufx_xdp_rxq_refill) ', line)
+        m = re.search(r':(mbufx_xdp_rx_burst|mbufx_xdp_rx_convert|mbufx_xdp_rxq_refill|'
+                      r'mbufx_xdp_tx_enqueue) ', line)
         if not m:
             continue
         cols = re.sub(r'\(\s*[\d.]+%\)', '', line.split('???:')[0]).split()
@@ -273,7 +375,7 @@ def rx_icount(build, mode, packets=100000):
     return out
 
 
-def ab_rows(med, counts):
+def ab_rows(med, counts, own_pairs=(), io_counts=None):
     """The A/B in the report's row schema: late attach as "mbufx", classic
     refill as the baseline."""
     rows = []
@@ -285,6 +387,17 @@ def ab_rows(med, counts):
     row('64 B io: forwarding-core cycles per packet (rx_burst + tx_burst)', 'cycles/pkt',
         med['late']['cpp'], med['classic']['cpp'], target=1.10,
         note='includes the sendto() kick of every Tx burst (kernel copy mode)')
+    if med['late'].get('own_cpp') and med['classic'].get('own_cpp'):
+        row('64 B io: PMD cycles per packet without the kernel\'s syscall work '
+            '(forwarding-core cycles - sendto/recvfrom cycles, per packet)', 'cycles/pkt',
+            med['late']['own_cpp'], med['classic']['own_cpp'], target=1.10,
+            note='xstats tx_kick_cycles (+ tx_kick_from_rx_cycles of a port that received) '
+                 'over testpmd\'s busy cycles and packets; classic/late per repetition %s-%s' %
+                 (min(own_pairs, default='-'), max(own_pairs, default='-')))
+        row('64 B io: cycles per packet inside the data path\'s syscalls', 'cycles/pkt',
+            med['late']['syscall_cpp'], med['classic']['syscall_cpp'],
+            note='share of the busy cycles: late %s, classic %s; the Tx copy of copy mode' %
+                 (med['late']['syscall_share'], med['classic']['syscall_share']))
     row('64 B rxonly: cycles per packet (rx_burst + free)', 'cycles/pkt',
         med['late']['rxonly_cpp'], med['classic']['rxonly_cpp'])
     row('64 B io: forwarded rate', 'Mpps', med['late']['mpps'], med['classic']['mpps'],
@@ -300,7 +413,26 @@ def ab_rows(med, counts):
             note='4096-entry ring, 64 B, load-independent')
         row('%s (%s), cachegrind' % (what, fn), 'simulated L1 write misses/pkt',
             late['D1mw'], classic['D1mw'])
+    for burst, c in sorted((io_counts or {}).items(), reverse=True):
+        pair = [{k: sum(c[m].get(fn, {}).get(k, 0) for fn in IO_FNS) for k in ('Ir', 'D1mw')}
+                for m in ('late', 'classic')]
+        if not all(p['Ir'] for p in pair):
+            continue
+        row('io path (rx_burst + tx_enqueue), callgrind, bursts of %d' % burst,
+            'instructions/pkt', round(pair[0]['Ir'], 1), round(pair[1]['Ir'], 1),
+            note='mbufx-xdp-rx-icount io: Tx on a queue paired with another Rx queue, '
+                 'completions to the pool, refill from the pool, as this topology does; no '
+                 'kick; load-independent')
+        row('io path (rx_burst + tx_enqueue), cachegrind, bursts of %d' % burst,
+            'simulated L1 write misses/pkt', round(pair[0]['D1mw'], 2),
+            round(pair[1]['D1mw'], 2))
     return rows
+
+
+# the PMD's io path under callgrind: the receive loop and the Tx burst's
+# enqueue (inclusive: each counts its callees, disjoint)
+IO_FNS = ('mbufx_xdp_rx_burst', 'mbufx_xdp_tx_enqueue')
+IO_BURSTS = (32, 2)
 
 
 def ab(build, out, reps, seconds, ref=None):
@@ -309,6 +441,7 @@ def ab(build, out, reps, seconds, ref=None):
     if ref:
         variants.append(('ref', os.path.abspath(ref), None))
     res = {}
+    load0 = loadavg()
     try:
         for _, b, _ in variants:
             Pmd('mbufx_xdp', b).require()
@@ -320,15 +453,30 @@ def ab(build, out, reps, seconds, ref=None):
                     v = ab_run(env, topo, Pmd('mbufx_xdp', b), refill, seconds)
                     res.setdefault(name, []).append(v)
                     print('  64 B rep %d %-7s io %s cyc/pkt, %.3f Mpps (offered %.3f), '
-                          'rxonly %s cyc/pkt, hdr lines/pkt %s' %
+                          'rxonly %s cyc/pkt, hdr lines/pkt %s; io: syscalls %s cyc/pkt '
+                          '(share %s), PMD own %s cyc/pkt, kicks/pkt %s' %
                           (r + 1, name, fmt(v['cpp']), v['mpps'], v['offered_mpps'],
-                           fmt(v['rxonly_cpp']), v['hdr_lines']), flush=True)
+                           fmt(v['rxonly_cpp']), v['hdr_lines'], fmt(v['syscall_cpp']),
+                           v['syscall_share'], fmt(v['own_cpp']), v['kicks_per_pkt']),
+                          flush=True)
         med = {n: {m: median([x[m] for x in runs])
-                   for m in ('cpp', 'rxonly_cpp', 'mpps', 'hdr_lines')}
+                   for m in ('cpp', 'rxonly_cpp', 'mpps', 'hdr_lines') + SPLIT_KEYS[2:-1]}
                for n, runs in res.items()}
+        # the same repetition's two runs are neighbours in time: their
+        # ratio shows the spread the machine's load gives
+        own_pairs = [round(c['own_cpp'] / l['own_cpp'], 3)
+                     for l, c in zip(res['late'], res['classic'])
+                     if l['own_cpp'] and c['own_cpp']]
+        own_ratio = (med['classic']['own_cpp'] / med['late']['own_cpp']
+                     if med['late']['own_cpp'] and med['classic']['own_cpp'] else None)
         counts = {m: rx_icount(build, m) for m in ('late', 'classic')}
         print('receive loop per packet under callgrind (Ir, L1 write/read misses): %s' %
               counts)
+        # the io path at full bursts and at the one or two frames per poll
+        # the port sees at the kernel's copy-mode rate
+        io_counts = {b: {m: rx_icount(build, m, burst=b, way='io') or {}
+                         for m in ('late', 'classic')} for b in IO_BURSTS}
+        print('io path per packet under callgrind, by burst size: %s' % io_counts)
         ratio = (med['classic']['cpp'] / med['late']['cpp']
                  if med['late']['cpp'] and med['classic']['cpp'] else None)
         doc = {'bench': 'xdp_ab',
@@ -340,13 +488,30 @@ def ab(build, out, reps, seconds, ref=None):
                                     for n, b, m in variants},
                        'scheduling': ('router under SCHED_FIFO (MBUFX_BENCH_RT=1)'
                                       if os.environ.get('MBUFX_BENCH_RT') == '1' else
-                                      'normal')},
+                                      'normal'),
+                       'syscalls': 'TSC cycles inside the PMD\'s sendto()/recvfrom() '
+                                   '(xstats tx_kick_cycles, tx_kick_from_rx_cycles, '
+                                   'rx_wakeup_cycles) taken out of testpmd\'s busy cycles '
+                                   'when they ran in busy iterations (syscall_split()), per '
+                                   'packet on testpmd\'s packet count',
+                       'load': {'before': load0, 'after': loadavg()}},
                'medians': med, 'classic_over_late_cpp': ratio, 'target': 1.10,
+               'classic_over_late_own_cpp': own_ratio,
+               'own_cpp_ratio_per_rep': own_pairs,
                'rx_loop_per_packet_callgrind': counts,
-               'rows': ab_rows(med, counts),
+               'io_path_per_packet_callgrind': io_counts,
+               'rows': ab_rows(med, counts, own_pairs, io_counts),
                'runs': res}
         print('medians: %s; classic / late cycles per packet: %s (target >= 1.10)' %
               (med, '-' if ratio is None else '%.3f' % ratio))
+        for n in med:
+            print('  %-7s io cycles/pkt %s = syscalls %s (share %s) + PMD own %s; '
+                  'outside busy iterations %s' %
+                  (n, fmt(med[n]['cpp']), fmt(med[n]['syscall_cpp']), med[n]['syscall_share'],
+                   fmt(med[n]['own_cpp']), fmt(med[n]['syscall_cpp_idle'])))
+        print('classic / late PMD own cycles per packet (syscall work taken out): %s '
+              '(target >= 1.10); per repetition %s' %
+              ('-' if own_ratio is None else '%.3f' % own_ratio, own_pairs))
         if out:
             write_doc(out, doc)
         return 0

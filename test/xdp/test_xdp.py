@@ -918,6 +918,7 @@ def case_stop_start(env, kind='mbufx_xdp'):
         check(st[0][0] > 100, 'stats %s', st)
         if kind == 'mbufx_xdp':
             check_late_xstats(tp)
+            check_syscall_xstats(tp)
         in_use = tp.pools_in_use()
         tp.quit()
         if kind == 'mbufx_xdp':
@@ -932,6 +933,41 @@ def guide_xstats():
     sec = text[text.index("The driver's\nown:"):]
     rules = [m.start() for m in re.finditer(r'^=+ =+', sec, re.M)]
     return re.findall(r'^``(\w+)``', sec[rules[0]:rules[1]], re.M)
+
+
+def port_xstats(tp, port):
+    """{name: value} of testpmd's `show port xstats PORT`."""
+    return {k: int(v) for k, v in
+            re.findall(r'^\s*(\w+):\s+(\d+)\s*$', tp.cmd_wait('show port xstats %d' % port),
+                       re.M)}
+
+
+# each data-path syscall's count and the TSC cycles spent inside it
+SYSCALL_XSTATS = (('tx_kicks', 'tx_kick_cycles'), ('tx_kicks_from_rx', 'tx_kick_from_rx_cycles'),
+                  ('rx_wakeups', 'rx_wakeup_cycles'))
+
+
+def check_syscall_xstats(tp, ports=(0, 1), want_kicks=(1,)):
+    """With forwarding stopped: on each port, the cycles inside each kind of
+    data-path syscall are counted exactly when that syscall was made (never
+    a timing value), kicks were made on the ports that transmitted
+    (want_kicks), and a statistics reset clears the cycles with the counts."""
+    for port in ports:
+        xs = port_xstats(tp, port)
+        for count, cycles in SYSCALL_XSTATS:
+            check(count in xs and cycles in xs, 'port %d: no %s / %s xstat: %s', port, count,
+                  cycles, sorted(xs))
+            check((xs[count] > 0) == (xs[cycles] > 0), 'port %d: %s=%d but %s=%d', port,
+                  count, xs[count], cycles, xs[cycles])
+        if port in want_kicks:
+            # from the Tx burst, or deferred and sent by an Rx poll
+            check(xs['tx_kicks'] + xs['tx_kicks_from_rx'] > 0,
+                  'port %d transmitted without a counted kick: %s', port, xs)
+    tp.cmd_wait('clear port xstats all')
+    for port in ports:
+        xs = port_xstats(tp, port)
+        left = {c: xs[c] for pair in SYSCALL_XSTATS for c in pair if xs.get(c)}
+        check(not left, 'port %d: not cleared by a statistics reset: %s', port, left)
 
 
 def check_late_xstats(tp, port=0):
@@ -954,6 +990,29 @@ def check_late_xstats(tp, port=0):
           'late-attach events counted twice: %s', xs)
     check(xs['rx_late_refilled'] + xs['rx_late_recycled'] - xs['rx_late_attached'] -
           xs['rx_late_returned'] == xs['rx_late_posted'], 'late-attach xstats: %s', xs)
+
+
+def case_busy_poll(env):
+    """busy_budget=N (preferred busy polling): testpmd io forwards the frames
+    unchanged, each idle Rx poll wakes the kernel (recvfrom) and its cycles
+    are counted beside the Tx kicks'; no mbuf out at close."""
+    with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
+        tp = Testpmd(env, topo, pmd, [], vdev_kw={'busy_budget': 64}).ready()
+        frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(STD_SIZES)]
+        tp.cmd_wait('set fwd io')
+        tp.cmd_wait('start')
+        got = mode_traffic(topo, frames)
+        compare_frames(got, frames, 'io with busy polling: frames at host B')
+        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
+        check(st[0][0] == len(frames) and st[1][1] == len(frames), 'io: stats %s', st)
+        for port in (0, 1):
+            xs = port_xstats(tp, port)
+            check(xs.get('rx_wakeups', 0) > 0, 'port %d: no Rx wakeup while busy polling: %s',
+                  port, xs)
+        check_syscall_xstats(tp)
+        in_use = tp.pools_in_use()
+        tp.quit()
+        check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
 
 
 def case_l2fwd(env):

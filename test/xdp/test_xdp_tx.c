@@ -435,12 +435,23 @@ test_kick(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	mbufx_xdp_tx_flush(tqp);
 	CHECK_GOTO(out, wakes == 0 && tqp->st.kicks_deferred == 1,
 		   "a single frame kicked at once (%d wakeups)", wakes);
+	/* the cycles inside wakeups are counted where the wakeup is made,
+	 * never without one */
+	CHECK_GOTO(out, tqp->st.kick_cycles == 0 && rqp->rx_kick_cycles == 0,
+		   "wakeup cycles without a wakeup: Tx %" PRIu64 ", Rx %" PRIu64,
+		   tqp->st.kick_cycles, rqp->rx_kick_cycles);
 	rte_delay_us_block(200);	/* past the deadline */
 	for (i = 0; i < 4; i++)
 		if (busy_poll(rqp) != 0)
 			goto out;
 	CHECK_EQ_GOTO(out, fk.nb_frames, 1, "the deferred kick was not sent "
 		      "while the Rx queue is busy (%d wakeups)", wakes);
+	CHECK_GOTO(out, rqp->rx_kicks == 1 && rqp->rx_kick_cycles > 0 &&
+		   tqp->st.kicks == 0 && tqp->st.kick_cycles == 0,
+		   "kick from the Rx poll: %" PRIu64 " kicks, %" PRIu64
+		   " cycles there; Tx path %" PRIu64 " kicks, %" PRIu64 " cycles",
+		   rqp->rx_kicks, rqp->rx_kick_cycles, tqp->st.kicks,
+		   tqp->st.kick_cycles);
 	/* 32 frames kick at once; the kernel is busy and the kick gives up */
 	for (i = 0; i < 32; i++)
 		pkts[i] = frame(src, 100, 1, (uint8_t)(2 + i));
@@ -449,6 +460,9 @@ test_kick(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 						max_descs(0, 0)), 32, "taken");
 	mbufx_xdp_tx_flush(tqp);
 	wake_busy = 0;
+	CHECK_GOTO(out, tqp->st.kicks > 0 && tqp->st.kick_cycles > 0,
+		   "Tx path kicks: %" PRIu64 ", cycles inside them %" PRIu64,
+		   tqp->st.kicks, tqp->st.kick_cycles);
 	rte_delay_us_block(200);
 	for (i = 0; i < 4; i++)
 		if (busy_poll(rqp) != 0)

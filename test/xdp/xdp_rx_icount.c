@@ -8,13 +8,25 @@
  * receive functions apart from everything else (devtools/bench-xdp.sh's A/B
  * runs it under callgrind: mbufx_xdp_rx_burst() inclusive, per packet).
  *
- *     mbufx-xdp-rx-icount EAL... -- late|classic PACKETS
+ *     mbufx-xdp-rx-icount EAL... -- late|classic PACKETS [BURST [free|io|echo]]
  *
- * A 4096-entry fill and RX ring, 64-byte frames delivered 32 at a time,
- * received in bursts of 32 and freed (the application's part), so that
- * every buffer goes around the whole ring as on the real port. Prints the
- * TSC cycles per packet spent in mbufx_xdp_rx_burst() (a rough figure on a
- * shared machine: compare modes interleaved, by medians).
+ * A 4096-entry fill and RX ring, 64-byte frames delivered BURST (1..32,
+ * default 32) at a time and received in bursts of BURST (a port polled
+ * faster than frames arrive sees bursts of one or two). free: the
+ * application frees them (the default), so that every buffer goes around
+ * the whole ring as on the real port. io: they go out again as testpmd's
+ * io forwarding sends them to the other port, mbufx_xdp_tx_enqueue()
+ * (zero-copy) on a TX ring of the same size paired with a second Rx queue
+ * on the same pool that receives nothing (bench-xdp.sh's topology): the
+ * fake kernel consumes and completes them, the completions fill that
+ * queue's recycle ring and then go to the pool, and the receiving queue
+ * refills from the pool. echo: the same with the TX ring paired with the
+ * receiving queue, so that completions come back through its recycle ring.
+ * Either is the PMD's whole io path apart from the kick
+ * (mbufx_xdp_tx_enqueue() inclusive: descriptors and completions). Prints
+ * the TSC cycles per packet
+ * spent in mbufx_xdp_rx_burst() (a rough figure on a shared machine:
+ * compare modes interleaved, by medians).
  */
 
 #include <inttypes.h>
@@ -33,16 +45,19 @@
 #define BURST 32
 #define NB_MBUF (2 * RING + 1024)
 
+static struct fk_tx fk;
+
 int
 main(int argc, char **argv)
 {
 	struct rte_mbuf *pkts[BURST];
 	struct rte_mempool *mp;
-	struct mbufx_xdp_rxq q;
-	unsigned long n, done = 0;
+	struct mbufx_xdp_rxq q, q2;
+	struct mbufx_xdp_txq tq;
+	unsigned long n, burst = BURST, done = 0;
 	uint64_t t0, cycles = 0;
-	int ret, idle, i, mode;
-	uint16_t nb;
+	int ret, idle, i, mode, io = 0;
+	uint16_t nb, sent;
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
@@ -51,9 +66,17 @@ main(int argc, char **argv)
 	}
 	argc -= ret;
 	argv += ret;
-	if (argc != 3 || (strcmp(argv[1], "late") != 0 &&
-			  strcmp(argv[1], "classic") != 0)) {
-		printf("usage: mbufx-xdp-rx-icount EAL... -- late|classic N\n");
+	if (argc >= 4)
+		burst = strtoul(argv[3], NULL, 0);
+	if (argc == 5)
+		io = strcmp(argv[4], "io") == 0 ? 1 :
+			strcmp(argv[4], "echo") == 0 ? 2 :
+			strcmp(argv[4], "free") == 0 ? 0 : -1;
+	if (argc < 3 || argc > 5 || burst < 1 || burst > BURST || io < 0 ||
+	    (strcmp(argv[1], "late") != 0 &&
+	     strcmp(argv[1], "classic") != 0)) {
+		printf("usage: mbufx-xdp-rx-icount EAL... -- late|classic N "
+		       "[BURST 1..%d [free|io|echo]]\n", BURST);
 		return 2;
 	}
 	mode = strcmp(argv[1], "classic") == 0 ? MBUFX_XDP_REFILL_CLASSIC :
@@ -71,14 +94,31 @@ main(int argc, char **argv)
 		printf("FAIL: rings\n");
 		return 1;
 	}
+	if (io == 1 && mbufx_xdp_rxq_init(&q2, mp, 1, 0, RING,
+					  SOCKET_ID_ANY) != 0) {
+		printf("FAIL: second queue\n");
+		return 1;
+	}
+	if (io && (mbufx_xdp_txq_init(&tq, io == 1 ? &q2 : &q, RING,
+				      SOCKET_ID_ANY) != 0 ||
+		   fk_tx_init(&fk, &tq, RING) != 0)) {
+		printf("FAIL: transmit queue\n");
+		return 1;
+	}
 	while (done < n) {
-		for (i = 0; i < BURST; i++)
+		for (i = 0; i < (int)burst; i++)
 			if (fk_rx_deliver(&q, 60, (uint8_t)i) != 0)
 				break;
 		t0 = rte_rdtsc_precise();
-		nb = mbufx_xdp_rx_burst(&q, pkts, BURST, &idle);
+		nb = mbufx_xdp_rx_burst(&q, pkts, (uint16_t)burst, &idle);
 		cycles += rte_rdtsc_precise() - t0;
-		rte_pktmbuf_free_bulk(pkts, nb);
+		sent = 0;
+		if (io) {
+			sent = mbufx_xdp_tx_enqueue(&tq, pkts, nb, 1);
+			fk_tx_consume(&fk, sent);
+			fk_tx_complete_all(&fk, 0);
+		}
+		rte_pktmbuf_free_bulk(pkts + sent, nb - sent);
 		done += nb;
 		if (nb == 0 && idle == 0) {
 			printf("FAIL: no progress\n");
@@ -89,6 +129,15 @@ main(int argc, char **argv)
 	       "packet), rx_burst %.1f TSC cycles per packet\n", argv[1], done,
 	       q.st.hdr_lines, (double)q.st.hdr_lines / (double)done,
 	       (double)cycles / (double)done);
+	if (io) {
+		fk_tx_complete_all(&fk, 0);
+		mbufx_xdp_tx_complete(&tq);
+		mbufx_xdp_txq_release(&tq);
+		fk_tx_fini(&fk);
+		mbufx_xdp_txq_fini(&tq);
+	}
+	if (io == 1)
+		mbufx_xdp_rxq_fini(&q2);
 	fk_rx_fini(&q);
 	mbufx_xdp_rxq_fini(&q);
 	rte_mempool_free(mp);

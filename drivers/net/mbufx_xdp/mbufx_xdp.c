@@ -378,12 +378,21 @@ parse_args(const char *name, const char *params, struct xdp_pmd *p)
  * Receive
  */
 
+/* An idle poll wakes the kernel when busy polling (the syscall runs the
+ * device's NAPI) or when the fill ring asks for it (zero-copy drivers);
+ * counted with the TSC cycles spent inside. */
 static inline void
 rx_wakeup(struct xdp_rxq *rq)
 {
+	uint64_t t0;
+
 	if (rq->busy_poll ||
-	    (*rq->core.fill.flags & XDP_RING_NEED_WAKEUP) != 0)
+	    (*rq->core.fill.flags & XDP_RING_NEED_WAKEUP) != 0) {
+		t0 = rte_rdtsc();
 		recvfrom(rq->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+		rq->wakeup_cycles += rte_rdtsc() - t0;
+		rq->wakeups++;
+	}
 }
 
 static uint16_t
@@ -911,6 +920,9 @@ eth_stats_reset(struct rte_eth_dev *dev)
 			memset(&p->rxqs[i]->core.st, 0,
 			       sizeof(p->rxqs[i]->core.st));
 			p->rxqs[i]->core.rx_kicks = 0;
+			p->rxqs[i]->core.rx_kick_cycles = 0;
+			p->rxqs[i]->wakeups = 0;
+			p->rxqs[i]->wakeup_cycles = 0;
 			mbufx_rx_stats_get(p->rxqs[i]->core.rx,
 					   &p->rxqs[i]->lreset);
 		}
@@ -961,6 +973,15 @@ static const struct {
 	{ "tx_kicks_deferred", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, kicks_deferred) },
 	{ "tx_kicks_from_rx", XS_RXQ, offsetof(struct xdp_rxq, core.rx_kicks) },
+	/* TSC cycles inside the syscalls of the data path: the kernel's work
+	 * the forwarding core runs (copy mode: the Tx copy), apart from the
+	 * PMD's own */
+	{ "tx_kick_cycles", XS_TX,
+	  offsetof(struct mbufx_xdp_tx_stats, kick_cycles) },
+	{ "tx_kick_from_rx_cycles", XS_RXQ,
+	  offsetof(struct xdp_rxq, core.rx_kick_cycles) },
+	{ "rx_wakeups", XS_RXQ, offsetof(struct xdp_rxq, wakeups) },
+	{ "rx_wakeup_cycles", XS_RXQ, offsetof(struct xdp_rxq, wakeup_cycles) },
 	{ "tx_kicks_retried", XS_TX,
 	  offsetof(struct mbufx_xdp_tx_stats, kicks_retried) },
 	{ "tx_kick_errors", XS_TX,

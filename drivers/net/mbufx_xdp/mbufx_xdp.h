@@ -64,6 +64,8 @@ struct xdp_rxq {
 	struct xdp_statistics kbase;	/* kernel counters of closed sockets */
 	struct xdp_statistics kreset;	/* kernel counters at stats reset */
 	struct mbufx_rx_stats lreset;	/* late-attach counters at stats reset */
+	uint64_t wakeups;		/* recvfrom() wakeups from idle polls */
+	uint64_t wakeup_cycles;		/* TSC cycles inside them */
 };
 
 struct xdp_txq {

@@ -563,7 +563,8 @@ mbufx_xdp_rx_burst(struct mbufx_xdp_rxq *q, struct rte_mbuf **pkts,
 	q->polls++;
 	/* busy or idle: under one-way overload this queue is never empty */
 	if (q->pair != NULL)
-		mbufx_xdp_tx_poll(q->pair, &q->kick_next, &q->rx_kicks);
+		mbufx_xdp_tx_poll(q->pair, &q->kick_next, &q->rx_kicks,
+				  &q->rx_kick_cycles);
 	avail = mbufx_xdp_cons_avail(&q->rxr);
 	if (avail == 0) {
 		/* idle: the time to restock */

@@ -123,6 +123,7 @@ struct mbufx_xdp_rxq {
 	uint64_t polls;		/* rx_burst calls: the queue is polled */
 	struct mbufx_xdp_txq *pair; /* Tx queue whose deferred kick polls send */
 	uint64_t rx_kicks;	/* deferred TX kicks issued from here */
+	uint64_t rx_kick_cycles; /* TSC cycles inside those kicks' wakeups */
 	uint64_t kick_next;	/* TSC: no kick from here before */
 	struct mbufx_xdp_rx_stats st;
 };

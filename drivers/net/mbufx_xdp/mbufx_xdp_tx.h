@@ -45,6 +45,7 @@ struct mbufx_xdp_tx_stats {
 	uint64_t kicks_deferred;	/* bursts whose kick waited for more */
 	uint64_t kick_errors;
 	uint64_t kicks_retried;	/* kicks the kernel did not finish: tried again */
+	uint64_t kick_cycles;	/* TSC cycles inside the wakeups of kicks */
 	uint64_t recycled;	/* completions handed to the Rx recycle ring */
 	uint64_t to_pool;	/* completions put to the pool */
 	uint64_t comp_unknown;	/* completion address naming no buffer in flight */
@@ -146,10 +147,12 @@ void mbufx_xdp_tx_kick(struct mbufx_xdp_txq *q);
  * From the paired Rx queue's poll: send the deferred kick if its deadline
  * passed. May run on another lcore than the Tx queue: it only reads the Tx
  * side and wakes the kernel (which serialises wakeups); after a kick it
- * waits kick_retry (*next, the Rx side's) before the next. *kicks counts.
+ * waits kick_retry (*next, the Rx side's) before the next. *kicks counts
+ * the kicks, *cycles the TSC cycles spent inside their wakeups (the Rx
+ * side's counters: one writer).
  */
 void mbufx_xdp_tx_poll(struct mbufx_xdp_txq *q, uint64_t *next,
-		uint64_t *kicks);
+		uint64_t *kicks, uint64_t *cycles);
 
 /* TX descriptors the kernel has not consumed yet. */
 static inline uint32_t
