@@ -499,7 +499,8 @@ mbufx_rx_recycled(struct mbufx_rx *rx, unsigned int n)
 /**
  * Count n buffers of the context leaving the posted state as received
  * mbufs without an attach call counting them (in attached): a receive loop
- * that writes the mbufs itself (net_mbufx_xdp's classic refill mode, whose
+ * that attaches with the uncounted forms (mbufx_rx_attach_at_uncounted())
+ * or writes the mbufs itself (net_mbufx_xdp's classic refill mode, whose
  * headers were reset when posted), counting once per burst, before the
  * mbufs leave the receive call.
  *
@@ -544,6 +545,41 @@ mbufx_rx_attach_at(struct mbufx_rx *rx, void *handle, uint16_t data_off,
 	mbufx_rx_fill_seg(m, mbufx_rx_rearm_with(rx, data_off, 1), ol_flags,
 			  ptype, len, len);
 	MBUFX_RX_CNT_ADD(rx, attached, 1);
+	return m;
+}
+
+/**
+ * mbufx_rx_attach_at() for a receive loop that counts its burst once: the
+ * same writes, not counted, the context's rearm word from the burst state
+ * of mbufx_rx_burst_begin() (read once before the loop). The loop ends
+ * with mbufx_rx_attached() of the number of buffers it attached, before
+ * the mbufs leave the receive call.
+ *
+ * @param b
+ *   The burst state of the context the buffer came from.
+ * @param handle
+ *   The buffer's handle.
+ * @param data_off
+ *   Offset of the frame from buf_addr; data_off + len at most the data
+ *   room.
+ * @param len
+ *   Frame length.
+ * @param ol_flags
+ *   RTE_MBUF_F_RX_* flags.
+ * @param ptype
+ *   Packet type.
+ * @return
+ *   The mbuf (never NULL).
+ */
+static inline struct rte_mbuf *
+mbufx_rx_attach_at_uncounted(const struct mbufx_rx_burst *b, void *handle,
+		uint16_t data_off, uint16_t len, uint64_t ol_flags,
+		uint32_t ptype)
+{
+	struct rte_mbuf *m = (struct rte_mbuf *)handle;
+
+	mbufx_rx_fill_seg(m, mbufx_rx_rearm_word_with(b->rearm, data_off, 1),
+			  ol_flags, ptype, len, len);
 	return m;
 }
 

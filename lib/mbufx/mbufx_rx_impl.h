@@ -308,22 +308,29 @@ mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
 				  rss, hash_hi, vlan_tci, vlan_tci_outer);
 }
 
-/** @internal Rearm word with another data_off and nb_segs. */
+/** @internal Rearm word rearm with another data_off and nb_segs. */
 static __rte_always_inline uint64_t
-mbufx_rx_rearm_with(const struct mbufx_rx *rx, uint16_t data_off,
-		uint16_t nb_segs)
+mbufx_rx_rearm_word_with(uint64_t rearm, uint16_t data_off, uint16_t nb_segs)
 {
 	struct rte_mbuf mb;
 	uint64_t w;
 
 	/* composed in a scratch mbuf: the compiler folds it to shifts */
 	memcpy(RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
-	       &rx->rearm, sizeof(w));
+	       &rearm, sizeof(w));
 	mb.data_off = data_off;
 	mb.nb_segs = nb_segs;
 	memcpy(&w, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
 	       sizeof(w));
 	return w;
+}
+
+/** @internal The context's rearm word with another data_off and nb_segs. */
+static __rte_always_inline uint64_t
+mbufx_rx_rearm_with(const struct mbufx_rx *rx, uint16_t data_off,
+		uint16_t nb_segs)
+{
+	return mbufx_rx_rearm_word_with(rx->rearm, data_off, nb_segs);
 }
 
 /** @internal Write one segment's first cache line. */
@@ -494,12 +501,13 @@ mbufx_rx_attach_meta(struct mbufx_rx *rx, void *handle,
 }
 
 /**
- * @internal
  * What the attaches of one receive loop read from the context, read once
  * before the loop by mbufx_rx_burst_begin() and kept in a local: every
  * attach stores into an mbuf, which for the compiler could be the context,
  * so an attach that read the context itself would load its rearm word
- * again for every packet.
+ * again for every packet. Its fields are internal: callers get it from
+ * mbufx_rx_burst_begin() and pass it to the uncounted attach forms
+ * (mbufx_rx_attach_at_uncounted(), mbufx_rx_attach_uncounted()).
  */
 struct mbufx_rx_burst {
 	uint64_t rearm;			/**< the context's rearm word */
@@ -507,9 +515,8 @@ struct mbufx_rx_burst {
 };
 
 /**
- * @internal
- * Start a receive loop's attaches: what mbufx_rx_attach_uncounted() needs
- * from the context.
+ * Start a receive loop's attaches: what the uncounted attach forms need
+ * from the context. The context must outlive the burst state.
  *
  * @param rx
  *   The context the loop's buffers came from.

@@ -462,10 +462,11 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		     uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
 		     uint32_t *used)
 {
+	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(q->rx);
 	void *h[MBUFX_XDP_MAX_FRAGS];
 	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
 	uint32_t i = 0, j, k, nseg, total;
-	uint16_t nb = 0, nb_classic = 0, singles = 0;
+	uint16_t nb = 0, singles = 0;
 	uint64_t bytes = 0;
 	struct rte_mbuf *m;
 	int bad;
@@ -515,10 +516,9 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 				m->pkt_len = total;
 				m->data_len = (uint16_t)total;
 				m->port = q->port;
-				nb_classic++;
 			} else {
-				m = mbufx_rx_attach_at(q->rx, h[0], doff[0],
-						       (uint16_t)total, 0, 0);
+				m = mbufx_rx_attach_at_uncounted(&b, h[0],
+						doff[0], (uint16_t)total, 0, 0);
 			}
 		} else {
 			m = frame_multi(q, &d[i], h, doff, nseg, total);
@@ -535,8 +535,8 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 	q->st.packets += nb;
 	q->st.bytes += bytes;
 	q->st.hdr_lines += singles;
-	if (nb_classic != 0)
-		mbufx_rx_attached(q->rx, nb_classic);
+	if (singles != 0)
+		mbufx_rx_attached(q->rx, singles);
 	*used = i;
 	return nb;
 }
