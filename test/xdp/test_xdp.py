@@ -425,19 +425,24 @@ def mode_traffic(topo, frames, ipv4_only=True):
         rb.close()
 
 
+def io_unchanged(tp, topo, frames, what):
+    """testpmd io forwards frames from host A to host B unchanged, and its
+    port statistics count each of them once."""
+    tp.cmd_wait('set fwd io')
+    tp.cmd_wait('start')
+    got = mode_traffic(topo, frames)
+    compare_frames(got, frames, '%s: frames at host B' % what)
+    st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
+    check(st[0][0] == len(frames) and st[1][1] == len(frames), '%s: stats %s', what, st)
+
+
 def testpmd_modes(env, kind, sizes, tp_args, mtu):
     """io, mac, csum, rxonly and txonly on the same traffic; returns the
     pools' in-use counts after close."""
     with kernel_setup(env, kind, mtu) as (pmd, topo):
         tp = Testpmd(env, topo, pmd, tp_args).ready()
         frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(sizes)]
-        # io: forwarded unchanged
-        tp.cmd_wait('set fwd io')
-        tp.cmd_wait('start')
-        got = mode_traffic(topo, frames)
-        compare_frames(got, frames, 'io: frames at host B')
-        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
-        check(st[0][0] == len(frames) and st[1][1] == len(frames), 'io: stats %s', st)
+        io_unchanged(tp, topo, frames, 'io')
         # mac: source = port 1's MAC, destination = --eth-peer
         tp.cmd_wait('set fwd mac')
         tp.cmd_wait('start')
@@ -999,12 +1004,7 @@ def case_busy_poll(env):
     with kernel_setup(env, 'mbufx_xdp', 1500) as (pmd, topo):
         tp = Testpmd(env, topo, pmd, [], vdev_kw={'busy_budget': 64}).ready()
         frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(STD_SIZES)]
-        tp.cmd_wait('set fwd io')
-        tp.cmd_wait('start')
-        got = mode_traffic(topo, frames)
-        compare_frames(got, frames, 'io with busy polling: frames at host B')
-        st = tp.fwd_stats(tp.cmd_wait('stop', expect='Accumulated'))
-        check(st[0][0] == len(frames) and st[1][1] == len(frames), 'io: stats %s', st)
+        io_unchanged(tp, topo, frames, 'io with busy polling')
         for port in (0, 1):
             xs = port_xstats(tp, port)
             check(xs.get('rx_wakeups', 0) > 0, 'port %d: no Rx wakeup while busy polling: %s',
