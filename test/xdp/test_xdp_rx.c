@@ -84,6 +84,7 @@ static int
 test_single_and_invalid(struct rte_mempool *mp)
 {
 	struct mbufx_xdp_rxq q;
+	struct mbufx_rx_stats st;
 	struct xdp_desc d[16];
 	struct rte_mbuf *pkts[16];
 	uint64_t a0, a1;
@@ -115,6 +116,9 @@ test_single_and_invalid(struct rte_mempool *mp)
 	CHECK(q.st.invalid_desc == 4 && q.st.dropped == 4, "invalid %" PRIu64
 	      " dropped %" PRIu64, q.st.invalid_desc, q.st.dropped);
 	CHECK(q.st.hdr_lines == 2, "header lines %" PRIu64, q.st.hdr_lines);
+	/* the receive loop counts its late attaches once per call */
+	CHECK(mbufx_rx_stats_get(q.rx, &st) == 0 && st.attached == 2,
+	      "attached %" PRIu64 " of 2 frames", st.attached);
 	rte_pktmbuf_free(pkts[0]);
 	rte_pktmbuf_free(pkts[1]);
 
