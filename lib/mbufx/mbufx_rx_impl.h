@@ -308,21 +308,32 @@ mbufx_rx_fill(const struct mbufx_rx *rx, void *handle, uint64_t ol_flags,
 				  rss, hash_hi, vlan_tci, vlan_tci_outer);
 }
 
-/** @internal Rearm word rearm with another data_off and nb_segs. */
+/** @internal Bit position in the rearm word of the mbuf field at offset off. */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define MBUFX_RX_REARM_SHIFT(off) \
+	(8 * ((off) - offsetof(struct rte_mbuf, rearm_data)))
+#else
+#define MBUFX_RX_REARM_SHIFT(off) \
+	(8 * (6 - ((off) - offsetof(struct rte_mbuf, rearm_data))))
+#endif
+
+/**
+ * @internal Rearm word rearm with another data_off and nb_segs, by masks
+ * and shifts in a register: a word composed in memory (an 8-byte store,
+ * 2-byte stores over it, an 8-byte load) cannot be forwarded from the store
+ * buffer and stalls the load for every packet.
+ */
 static __rte_always_inline uint64_t
 mbufx_rx_rearm_word_with(uint64_t rearm, uint16_t data_off, uint16_t nb_segs)
 {
-	struct rte_mbuf mb;
-	uint64_t w;
+	const unsigned int s_off =
+		MBUFX_RX_REARM_SHIFT(offsetof(struct rte_mbuf, data_off));
+	const unsigned int s_segs =
+		MBUFX_RX_REARM_SHIFT(offsetof(struct rte_mbuf, nb_segs));
 
-	/* composed in a scratch mbuf: the compiler folds it to shifts */
-	memcpy(RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
-	       &rearm, sizeof(w));
-	mb.data_off = data_off;
-	mb.nb_segs = nb_segs;
-	memcpy(&w, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
-	       sizeof(w));
-	return w;
+	rearm &= ~((UINT64_C(0xffff) << s_off) | (UINT64_C(0xffff) << s_segs));
+	return rearm | (uint64_t)data_off << s_off |
+		(uint64_t)nb_segs << s_segs;
 }
 
 /** @internal The context's rearm word with another data_off and nb_segs. */

@@ -384,12 +384,12 @@ desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 	uint64_t off = d->addr & XSK_UNALIGNED_BUF_ADDR_MASK;
 	uint64_t data = d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
 	uint64_t h, b, m;
-	void *handle;
 
 	if (unlikely(off < q->buf_offset))
 		goto invalid;
-	handle = mbufx_rx_handle_from_offset(q->rx, q->base, off);
-	h = (uintptr_t)handle - q->base;
+	/* the handle's offset in the region (mbufx_rx_handle_from_offset() -
+	 * base, from the queue's copy of the buffer offset) */
+	h = off - q->buf_offset;
 	if (unlikely(h >= q->umem_len ||
 		     (h & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
 		goto invalid;
@@ -404,7 +404,7 @@ desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 		*bad = 1;
 	}
 	*doff = (uint16_t)data;
-	return handle;
+	return (void *)(q->base + h);
 invalid:
 	q->st.invalid_desc++;
 	*bad = 1;
