@@ -280,7 +280,7 @@ stamp(void)
 
 enum mode {
 	M_CLASSIC,	/* vector-PMD style */
-	M_LATE,		/* mbufx_rx_refill_bulk() + mbufx_rx_handle_iova() */
+	M_LATE,		/* mbufx_rx_refill_iova() + uncounted attach */
 	M_LATE_BUFS,	/* mbufx_rx_refill() into struct mbufx_rx_buf */
 	M_NUM
 };
@@ -879,21 +879,22 @@ set_targets(struct bench_case *cases, unsigned int n, uint32_t elt_size)
 			 cases[c].ring >= 4096) ? TARGET_BIG : TARGET_ANY;
 }
 
-/* The rearm word of a fresh single-segment mbuf on port 0. */
-static uint64_t
-rearm_word(void)
+/*
+ * Classic's rearm word: what DPDK's own reset leaves in an mbuf of the pool
+ * (rte_pktmbuf_alloc()), with the port set to 0, as a PMD's initializer.
+ */
+static int
+classic_rearm_word(struct rte_mempool *mp, uint64_t *w)
 {
-	struct rte_mbuf mb;
-	uint64_t w;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
 
-	memset(&mb, 0, sizeof(mb));
-	mb.data_off = RTE_PKTMBUF_HEADROOM;
-	rte_mbuf_refcnt_set(&mb, 1);
-	mb.nb_segs = 1;
-	mb.port = 0;
-	memcpy(&w, RTE_PTR_ADD(&mb, offsetof(struct rte_mbuf, rearm_data)),
-	       sizeof(w));
-	return w;
+	if (m == NULL)
+		return -ENOMEM;
+	m->port = 0;
+	memcpy(w, RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)),
+	       sizeof(*w));
+	rte_pktmbuf_free(m);
+	return 0;
 }
 
 /* The results file's description of the run (env), into env. */
@@ -1056,7 +1057,8 @@ test_mbufx_rx_perf(void)
 		frame_tpl[i] = (uint8_t)(i * 7 + 1);
 	mbufx_rx_info_get(s.rx, &info);
 	s.data_offset = info.data_offset;
-	s.mbuf_init = rearm_word();
+	if (classic_rearm_word(mp, &s.mbuf_init) != 0)
+		goto out;
 	s.frame = frame_tpl;
 	s.overhead = window_overhead();
 	overhead = s.overhead;

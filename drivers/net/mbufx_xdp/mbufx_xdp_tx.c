@@ -355,22 +355,32 @@ kick_later(struct mbufx_xdp_txq *tq, uint64_t delay)
 	tq->st.kicks_retried++;
 }
 
+/*
+ * Wake the kernel, adding the TSC cycles spent inside to *cycles: a wakeup
+ * is a syscall (in copy mode the kernel transmits inside it), two TSC reads
+ * are noise beside it.
+ */
+static inline int
+wake_timed(struct mbufx_xdp_txq *tq, uint64_t *cycles)
+{
+	uint64_t t0 = rte_rdtsc();
+	int ret = tq->wake(tq->wake_ctx);
+
+	*cycles += rte_rdtsc() - t0;
+	return ret;
+}
+
 void
 mbufx_xdp_tx_kick(struct mbufx_xdp_txq *tq)
 {
 	unsigned int tries;
-	uint64_t t0;
 	int ret;
 
 	for (tries = 0; tries < 8; tries++) {
 		if (tq->wake == NULL ||
 		    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
 			return;
-		/* a wakeup is a syscall (in copy mode the kernel transmits
-		 * inside it): two TSC reads are noise beside it */
-		t0 = rte_rdtsc();
-		ret = tq->wake(tq->wake_ctx);
-		tq->st.kick_cycles += rte_rdtsc() - t0;
+		ret = wake_timed(tq, &tq->st.kick_cycles);
 		if (ret < 0 && ret != -EAGAIN && ret != -EBUSY &&
 		    ret != -ENOBUFS && ret != -EINTR) {
 			/* link down: the descriptors go once it is back */
@@ -424,7 +434,7 @@ void
 mbufx_xdp_tx_poll(struct mbufx_xdp_txq *tq, uint64_t *next, uint64_t *kicks,
 		  uint64_t *cycles)
 {
-	uint64_t at, now, t0;
+	uint64_t at, now;
 
 	at = __atomic_load_n(&tq->kick_at, __ATOMIC_RELAXED);
 	if (likely(at == 0) || tq->wake == NULL)
@@ -437,9 +447,7 @@ mbufx_xdp_tx_poll(struct mbufx_xdp_txq *tq, uint64_t *next, uint64_t *kicks,
 	    (*tq->tx.flags & XDP_RING_NEED_WAKEUP) == 0)
 		return;
 	*next = now + tq->kick_retry;
-	t0 = rte_rdtsc();
-	(void)tq->wake(tq->wake_ctx);
-	*cycles += rte_rdtsc() - t0;
+	(void)wake_timed(tq, cycles);
 	(*kicks)++;
 }
 
