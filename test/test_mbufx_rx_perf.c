@@ -57,6 +57,24 @@
  * MBUFX_RX_PERF_TX_EAGER=1 frees instead what the NIC has sent, all but
  * the last two bursts (64 in flight).
  *
+ * What a header miss costs follows from those intervals. Late attach's one
+ * touch comes a tx plus an rx lap after the application's, the sum of
+ * classic's two. Where the application's memory traffic over a tx lap
+ * already evicts a header from the L2 (the payload rows), classic misses
+ * twice per packet and late attach once. Where the L2 keeps it over the
+ * shorter interval but not the longer (the table rows on a large ring),
+ * each scheme misses once: late attach then saves the refill's access and
+ * its instructions, and its prefetch hides the one miss left, but the count
+ * of misses is the same.
+ *
+ * When the device writes: keeping pace (the default), it fills the burst
+ * the driver polls next just before the poll, so the completion finds
+ * freshly written descriptors outside the core's caches, the same cost in
+ * both schemes. MBUFX_RX_PERF_BACKLOG=1 models an overloaded queue: the
+ * device fills every buffer as soon as it is posted, the ring stays full and
+ * the driver polls descriptors written a ring lap earlier, which the core's
+ * prefetchers stream in; the header accesses are the same in both.
+ *
  * Timed per burst: completion and refill windows (stamp() around each, the
  * measured cost of an empty window subtracted) = "rx path", the target row,
  * whose note splits it into the completion window and the rest (refill);
@@ -114,8 +132,15 @@
 #define EVICT_SIZE (64u << 20)
 #define TABLE_SIZE (64u << 20)
 #define DD 1u
-/* late attach: headers prefetched one burst ahead (mbufx_rx_prefetch()) */
+/*
+ * Late attach: headers prefetched one burst ahead (mbufx_rx_prefetch()).
+ * The software ring has PREFETCH entries past its end that mirror its
+ * first ones (refill writes both), so the handle to prefetch is at
+ * sw[idx + PREFETCH] without wrapping the index: one load and the
+ * prefetch per packet.
+ */
 #define PREFETCH 32
+#define SW_SIZE (4096 + PREFETCH)
 /*
  * Targets (issue #18): late attach at least as fast as classic in every
  * row, 1.15 times where the ring's buffers exceed the L2 or the app walks
@@ -126,12 +151,11 @@
 #define MISSED_NOTE "missed: the rx path is mostly the completion (split " \
 	"above), which in both schemes waits for the descriptor write-backs " \
 	"the device left outside the core's caches; late attach removes the " \
-	"refill's header access (its refill takes about half of classic's " \
-	"cycles), but its completion runs " \
-	"about 10 more instructions per packet than classic's (the prefetch " \
-	"one burst ahead, the rearm word, vlan_tci_outer) and, with the 64 MiB " \
-	"table, takes longer than classic's although cachegrind gives both the " \
-	"same L2 misses; see doc/results"
+	"refill's header access and runs fewer instructions, but saves a " \
+	"header miss only where the application's traffic over a tx-ring " \
+	"lap evicts the header from the L2: where the L2 keeps it over that " \
+	"lap and not over the rx lap (the table rows), both schemes miss " \
+	"once per packet (cachegrind); see doc/results"
 
 struct sim_desc {
 	union {
@@ -170,6 +194,7 @@ struct sim {
 	void **txsw;
 	unsigned int thead, ttail;
 	unsigned int tx_keep;		/* cleanup when more are in flight */
+	int backlog;			/* device fills buffers when posted */
 	/* device and app */
 	const uint8_t *frame;
 	uint16_t frame_len;
@@ -223,9 +248,12 @@ dev_write(void *dst, const void *src, unsigned int len)
 #endif
 }
 
-/* not inlined: every mode runs the very same device and app code */
-static __rte_noinline void
-device_dma(struct sim *s)
+/*
+ * The device fills one burst of posted buffers: frame bytes, then the
+ * descriptor write-back.
+ */
+static inline void
+device_burst(struct sim *s)
 {
 	struct sim_desc wb;
 	unsigned int i, idx;
@@ -243,12 +271,33 @@ device_dma(struct sim *s)
 		wb.wb.status = DD;
 		dev_write(&s->ring[idx], &wb, sizeof(wb));
 	}
+	s->dev += BURST;
+}
+
+/*
+ * Not inlined: every mode runs the very same device and app code.
+ * Keeping pace (the default): the device fills the burst the driver polls
+ * next, just before the poll, each buffer a ring lap after it was posted;
+ * the driver finds its descriptors freshly written back. Backlog
+ * (s->backlog, an overloaded queue): the device fills every buffer as soon
+ * as it is posted, the ring stays full and the driver polls descriptors
+ * written a ring lap earlier. The driver's header accesses are the same in
+ * both: only when the descriptors and frames were written changes.
+ */
+static __rte_noinline void
+device_dma(struct sim *s)
+{
+	if (s->backlog) {
+		while (s->post - s->dev >= BURST)
+			device_burst(s);
+	} else {
+		device_burst(s);
+	}
 	/*
 	 * The DMA is complete before the driver polls: the device's stores
 	 * drain here, in its own (untimed) step, not in the driver's window.
 	 */
 	rte_mb();
-	s->dev += BURST;
 }
 
 /* ---- the clock ------------------------------------------------------------ */
@@ -307,7 +356,8 @@ rx_complete(struct sim *s, struct rte_mbuf **pkts, const enum mode mode)
 	struct mbufx_rx *rx = s->rx;
 	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(rx);
 	const unsigned int mask = s->mask, tail = s->tail;
-	unsigned int i, idx;
+	unsigned int i;
+	size_t idx;	/* sw[idx + PREFETCH]: an address offset, no add */
 
 	for (i = 0; i < BURST; i++) {
 		volatile struct sim_desc *d;
@@ -327,8 +377,10 @@ rx_complete(struct sim *s, struct rte_mbuf **pkts, const enum mode mode)
 			};
 
 			if (mode == M_LATE) {
-				mbufx_rx_prefetch(sw[(idx + PREFETCH) & mask]);
-				m = mbufx_rx_attach_uncounted(&b, sw[idx], &md);
+				void * const *slot = &sw[idx];
+
+				mbufx_rx_prefetch(slot[PREFETCH]);
+				m = mbufx_rx_attach_uncounted(&b, slot[0], &md);
 			}
 			else
 				m = mbufx_rx_attach_meta(rx, sw[idx], &md);
@@ -371,6 +423,9 @@ rx_refill(struct sim *s, const enum mode mode)
 			ring[i].read.pkt_addr = iova[i];
 			ring[i].read.hdr_addr = 0;
 		}
+		/* the mirror of the ring's first entries, for the prefetch */
+		for (i = base; i < PREFETCH && i < base + BURST; i++)
+			s->sw[s->n + i] = s->sw[i];
 	} else if (mode == M_LATE_BUFS) {
 		struct mbufx_rx_buf bufs[BURST];
 
@@ -837,7 +892,7 @@ sim_alloc(struct sim *s)
 {
 	s->rx = mbufx_rx_create(s->mp, 0, 0);
 	s->ring = rte_zmalloc("rx_perf_ring", sizeof(*s->ring) * 4096, 64);
-	s->sw = rte_zmalloc("rx_perf_sw", sizeof(*s->sw) * 4096, 64);
+	s->sw = rte_zmalloc("rx_perf_sw", sizeof(*s->sw) * SW_SIZE, 64);
 	s->txr = rte_zmalloc("rx_perf_txr", sizeof(*s->txr) * TX_RING, 64);
 	s->txsw = rte_zmalloc("rx_perf_txsw", sizeof(*s->txsw) * TX_RING, 64);
 	s->rx_win = calloc(WINDOWS, sizeof(*s->rx_win));
@@ -929,8 +984,7 @@ rx_perf_env(char *env, size_t len, const struct sim *sp, unsigned int ncases)
 		sp->tx_keep == TX_RING - BURST ? "lazy, as Intel PMDs" :
 		"eager: what the NIC has sent, MBUFX_RX_PERF_TX_EAGER");
 	env_add(env, len, &off,
-		"\"device\": \"frame and descriptor write-back between refill "
-		"and completion: %s\", "
+		"\"device\": \"frame and descriptor write-back %s: %s\", "
 		"\"classic\": \"vector-PMD style: bulk get into the sw ring, "
 		"read buf_iova and write the rearm word at refill; fields at "
 		"completion (first cache line only)\", "
@@ -945,6 +999,10 @@ rx_perf_env(char *env, size_t len, const struct sim *sp, unsigned int ncases)
 		"descriptor; table cases: 2 random lines of a 64 MiB table per "
 		"packet; payload cases: sums the whole frame (software checksum "
 		"or copy-out)\", ",
+		sp->backlog ? "as soon as a buffer is posted (backlog: the ring "
+		"full, the driver polls descriptors written a lap earlier, "
+		"MBUFX_RX_PERF_BACKLOG)" : "just before the poll (keeping "
+		"pace: a burst is written, then completed)",
 #if defined(RTE_ARCH_X86)
 		have_cldemote ? "plain stores, then CLDEMOTE of every written "
 		"line (DDIO-like: lands in the LLC, not in this core's L1/L2)" :
@@ -1035,6 +1093,8 @@ test_mbufx_rx_perf(void)
 				       MEASURE_PKTS);
 	ev = getenv("MBUFX_RX_PERF_TX_EAGER");
 	s.tx_keep = ev != NULL && atoi(ev) != 0 ? 2 * BURST : TX_RING - BURST;
+	ev = getenv("MBUFX_RX_PERF_BACKLOG");
+	s.backlog = ev != NULL && atoi(ev) != 0;
 	ev = getenv("MBUFX_RX_PERF_CASE");
 	if (ev != NULL)
 		only = atoi(ev);
