@@ -67,13 +67,14 @@
  * its instructions, and its prefetch hides the one miss left, but the count
  * of misses is the same.
  *
- * When the device writes: keeping pace (the default), it fills the burst
- * the driver polls next just before the poll, so the completion finds
- * freshly written descriptors outside the core's caches, the same cost in
- * both schemes. MBUFX_RX_PERF_BACKLOG=1 models an overloaded queue: the
- * device fills every buffer as soon as it is posted, the ring stays full and
- * the driver polls descriptors written a ring lap earlier, which the core's
- * prefetchers stream in; the header accesses are the same in both.
+ * When the device writes: keeping pace (mbufx_rx_perf_autotest, rx.json),
+ * it fills the burst the driver polls next just before the poll, so the
+ * completion finds freshly written descriptors outside the core's caches,
+ * the same cost in both schemes. An overloaded queue
+ * (mbufx_rx_perf_backlog_autotest, rx_backlog.json): the device fills every
+ * buffer as soon as it is posted, the ring stays full and the driver polls
+ * descriptors written a ring lap earlier, which the core's prefetchers
+ * stream in. The header accesses are the same in both.
  *
  * Timed per burst: completion and refill windows (stamp() around each, the
  * measured cost of an empty window subtracted) = "rx path", the target row,
@@ -765,13 +766,18 @@ row_print(const struct bench_case *c)
 }
 
 static int
-write_json(struct bench_case *cs, unsigned int nc, const char *env)
+write_json(struct bench_case *cs, unsigned int nc, const char *env,
+	   const char *name, int backlog)
 {
 	char path[512];
 	unsigned int i;
 	FILE *f;
 
-	f = bench_json_open("rx", "RX-ring model: late metadata attach against "
+	f = bench_json_open(name, backlog ?
+			    "RX-ring model, overloaded queue (the device a "
+			    "ring lap ahead): late metadata attach against "
+			    "classic refill (cycles per packet)" :
+			    "RX-ring model: late metadata attach against "
 			    "classic refill (cycles per packet)", env, path,
 			    sizeof(path));
 	TEST_ASSERT_NOT_NULL(f, "cannot write %s", path);
@@ -1000,8 +1006,7 @@ rx_perf_env(char *env, size_t len, const struct sim *sp, unsigned int ncases)
 		"packet; payload cases: sums the whole frame (software checksum "
 		"or copy-out)\", ",
 		sp->backlog ? "as soon as a buffer is posted (backlog: the ring "
-		"full, the driver polls descriptors written a lap earlier, "
-		"MBUFX_RX_PERF_BACKLOG)" : "just before the poll (keeping "
+		"full, the driver polls descriptors written a lap earlier)" : "just before the poll (keeping "
 		"pace: a burst is written, then completed)",
 #if defined(RTE_ARCH_X86)
 		have_cldemote ? "plain stores, then CLDEMOTE of every written "
@@ -1061,8 +1066,9 @@ rx_perf_cases(struct sim *sp, struct bench_case *cases, unsigned int ncases,
 	return TEST_SUCCESS;
 }
 
+/* Every case in one regime of the device; results to <name>.json. */
 static int
-test_mbufx_rx_perf(void)
+rx_perf_run(int backlog, const char *name)
 {
 	static struct bench_case cases[] = {
 		{ .ring = 1024, .frame = 64 },
@@ -1093,8 +1099,7 @@ test_mbufx_rx_perf(void)
 				       MEASURE_PKTS);
 	ev = getenv("MBUFX_RX_PERF_TX_EAGER");
 	s.tx_keep = ev != NULL && atoi(ev) != 0 ? 2 * BURST : TX_RING - BURST;
-	ev = getenv("MBUFX_RX_PERF_BACKLOG");
-	s.backlog = ev != NULL && atoi(ev) != 0;
+	s.backlog = backlog;
 	ev = getenv("MBUFX_RX_PERF_CASE");
 	if (ev != NULL)
 		only = atoi(ev);
@@ -1130,7 +1135,8 @@ test_mbufx_rx_perf(void)
 
 	rx_perf_env(env, sizeof(env), &s, RTE_DIM(cases));
 	/* a partial run (one case) is for valgrind: no results file */
-	ret = only >= 0 ? TEST_SUCCESS : write_json(cases, RTE_DIM(cases), env);
+	ret = only >= 0 ? TEST_SUCCESS :
+		write_json(cases, RTE_DIM(cases), env, name, backlog);
 out:
 	free(evict_buf);
 	free(table);
@@ -1139,4 +1145,18 @@ out:
 	return ret;
 }
 
+static int
+test_mbufx_rx_perf(void)
+{
+	return rx_perf_run(0, "rx");
+}
+
+static int
+test_mbufx_rx_perf_backlog(void)
+{
+	return rx_perf_run(1, "rx_backlog");
+}
+
 MBUFX_TEST_REGISTER(mbufx_rx_perf_autotest, test_mbufx_rx_perf);
+MBUFX_TEST_REGISTER(mbufx_rx_perf_backlog_autotest,
+		    test_mbufx_rx_perf_backlog);
