@@ -15,9 +15,12 @@
  *      them): rte_eth_rx_queue_setup() fails with a negative errno;
  *   2. a pool whose buffers are pinned external memory (the buffers are not
  *      in the pool's own memory): refused;
- *   3. a data room below the kernel's smallest UMEM chunk (2048): refused;
- *   4. an MTU of 9000 on 2176-byte buffers without Rx scatter: refused;
- *   5. control: a plain one-chunk pool is taken, the port starts, stops
+ *   3. a pool in memory the EAL does not manage (an anonymous mapping),
+ *      in one address range: taken like EAL memory, the port starts, and
+ *      setting the queue up again on another pool gives every mbuf back;
+ *   4. a data room below the kernel's smallest UMEM chunk (2048): refused;
+ *   5. an MTU of 9000 on 2176-byte buffers without Rx scatter: refused;
+ *   6. control: a plain one-chunk pool is taken, the port starts, stops
  *      and closes.
  * After every step every pool must hold all its mbufs again (nothing kept
  * by a failed setup or by close). One line per step (ok, or the failed
@@ -29,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -90,6 +94,44 @@ fail:
 	return NULL;
 }
 
+/* A pktmbuf pool in one range of an anonymous mapping (no EAL memory):
+ * one chunk, whatever the pages' physical addresses. */
+static struct rte_mempool *
+anon_pool(void **mem, size_t *len)
+{
+	struct rte_pktmbuf_pool_private priv = {
+		.mbuf_data_room_size = ROOM, .mbuf_priv_size = 0,
+	};
+	struct rte_mempool *mp;
+	unsigned int elt = sizeof(struct rte_mbuf) + ROOM;
+	size_t sz = RTE_ALIGN_CEIL((size_t)(NB_MBUF + 8) * (elt + 64) + 65536,
+				   4096);
+	void *m;
+
+	mp = rte_mempool_create_empty("xdpchk_anon", NB_MBUF, elt, 0,
+				      sizeof(priv), SOCKET_ID_ANY, 0);
+	if (mp == NULL)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL) != 0)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &priv);
+	m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (m == MAP_FAILED)
+		goto fail;
+	*mem = m;
+	*len = sz;
+	if (rte_mempool_populate_iova(mp, m, RTE_BAD_IOVA, sz, NULL,
+				      NULL) <= 0 ||
+	    mp->populated_size != mp->size)
+		goto fail;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+fail:
+	rte_mempool_free(mp);
+	return NULL;
+}
+
 /* Configure port 0 with one queue pair (mtu 0: the default) and set up its
  * Rx queue on mp; returns rte_eth_rx_queue_setup()'s result. */
 static int
@@ -106,6 +148,36 @@ try_rx(uint16_t port, struct rte_mempool *mp, uint16_t mtu, uint64_t rx_off)
 		return ret;
 	return rte_eth_rx_queue_setup(port, 0, 256, rte_eth_dev_socket_id(port),
 				      NULL, mp);
+}
+
+/* Step what: mp is taken and the port starts; after a stop, queue 0 set up
+ * again on other releases it, and every mbuf of mp is back. */
+static int
+taken(uint16_t port, const char *what, struct rte_mempool *mp,
+      struct rte_mempool *other)
+{
+	int ret;
+
+	CHECK(mp != NULL && other != NULL, "%s: could not build the pool: %s",
+	      what, rte_strerror(rte_errno));
+	ret = try_rx(port, mp, 1500, 0);
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(port, 0, 256,
+					     rte_eth_dev_socket_id(port), NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	CHECK_EQ(ret, 0, "%s: refused or not started: %s", what,
+		 strerror(-ret));
+	ret = rte_eth_dev_stop(port);
+	CHECK_EQ(ret, 0, "%s: stop: %s", what, strerror(-ret));
+	ret = rte_eth_rx_queue_setup(port, 0, 256, rte_eth_dev_socket_id(port),
+				     NULL, other);
+	CHECK_EQ(ret, 0, "%s: queue 0 again on %s: %s", what, other->name,
+		 strerror(-ret));
+	CHECK(pool_full(mp), "%s: %u mbufs kept after the queue moved to %s",
+	      what, mp->size - rte_mempool_avail_count(mp), other->name);
+	printf("%-58s ok\n", what);
+	return 0;
 }
 
 /* Step what: rte_eth_rx_queue_setup() on mp fails, keeping no mbuf. */
@@ -157,7 +229,7 @@ main(int argc, char **argv)
 {
 	struct rte_pktmbuf_extmem ext;
 	const struct rte_memzone *mz;
-	struct rte_mempool *mp;
+	struct rte_mempool *mp, *plain0 = NULL;
 	void *mem = NULL;
 	uint16_t port = 0;
 	int ret;
@@ -202,18 +274,39 @@ main(int argc, char **argv)
 	rte_mempool_free(mp);
 	rte_memzone_free(mz);
 
-	/* 3. data room below one UMEM chunk */
+	/* 3. anonymous memory in one range; the queue then moves to plain0,
+	 * which stays until the port is closed */
+	{
+		size_t len = 0;
+
+		mem = NULL;
+		plain0 = rte_pktmbuf_pool_create("xdpchk_plain0", NB_MBUF, 0,
+						 0, ROOM, SOCKET_ID_ANY);
+		mp = anon_pool(&mem, &len);
+		taken(port, "pool in anonymous memory, one address range", mp,
+		      plain0);
+		rte_mempool_free(mp);
+		if (mem != NULL)
+			munmap(mem, len);
+	}
+	/* 4. data room below one UMEM chunk */
 	mp = rte_pktmbuf_pool_create("xdpchk_small", NB_MBUF, 0, 0,
 				     RTE_PKTMBUF_HEADROOM + 1024, SOCKET_ID_ANY);
 	refused(port, "data room 1152 (below the 2048-byte chunk)", mp, 0, 0);
 	rte_mempool_free(mp);
 
-	/* 4. and 5. on a plain pool */
+	/* 5. and 6. on a plain pool */
 	mp = rte_pktmbuf_pool_create("xdpchk_plain", NB_MBUF, 0, 0, ROOM,
 				     SOCKET_ID_ANY);
 	refused(port, "MTU 9000 on 2176-byte buffers, no scatter", mp, 9000, 0);
 	control(port, mp);
 	rte_mempool_free(mp);
+	if (plain0 != NULL && !pool_full(plain0)) {
+		printf("FAIL: %u mbufs of xdpchk_plain0 out after close\n",
+		       plain0->size - rte_mempool_avail_count(plain0));
+		check_failures++;
+	}
+	rte_mempool_free(plain0);
 	rte_eal_cleanup();
 	printf("%s: %d failure(s)\n", check_failures ? "FAIL" : "ok",
 	       check_failures);

@@ -45,17 +45,20 @@ RTE_LOG_REGISTER(mbufx_xdp_rx_logtype, pmd.net.mbufx_xdp.rx, NOTICE);
 
 /*
  * The UMEM is the pool's memory rounded out to 4 KiB: one chunk, or chunks
- * that together form one range of one DPDK memory segment list (a pool
- * populated page by page in IOVA-as-PA mode, the usual case for mbufx
- * zones). Chunks apart, or memory the EAL does not manage (--mp-alloc=anon),
- * are refused: what lies between the chunks would be pinned and exposed to
- * the kernel without being the pool's.
+ * that together form one address range (a pool populated page by page in
+ * IOVA-as-PA mode, the usual case for mbufx zones, or an unmodified
+ * program's anonymous mapping, testpmd --mp-alloc=anon). The rule is the
+ * range, not who mapped it: chunks apart are refused, since what lies
+ * between them would be pinned and exposed to the kernel without being the
+ * pool's; EAL memory and memory the EAL does not manage are taken alike,
+ * so whether the pages' physical addresses are readable (which decides
+ * into how many chunks a mempool splits an anonymous mapping) never
+ * changes the answer.
  */
 static int
 pool_span(struct mbufx_rx *rx, struct rte_mempool *mp, uintptr_t *base,
 	  uint64_t *len)
 {
-	const struct rte_memseg_list *msl0 = NULL;
 	uintptr_t s, e, prev_e = 0;
 	unsigned int i, n, apart = 0;
 
@@ -68,19 +71,8 @@ pool_span(struct mbufx_rx *rx, struct rte_mempool *mp, uintptr_t *base,
 	}
 	for (i = 0; i < n; i++) {
 		mbufx_rx_chunk_get(rx, i, &s, &e);
-		if (i == 0) {
+		if (i == 0)
 			*base = RTE_ALIGN_FLOOR(s, UMEM_ALIGN);
-			msl0 = rte_mem_virt2memseg_list((void *)s);
-		}
-		if (n > 1 && (msl0 == NULL ||
-			      rte_mem_virt2memseg_list((void *)s) != msl0 ||
-			      rte_mem_virt2memseg_list((void *)(e - 1)) != msl0)) {
-			RXQ_LOG(ERR, "pool %s: %u memory ranges outside one "
-				"DPDK memory segment list (anonymous or "
-				"external memory); an AF_XDP UMEM must be one "
-				"chunk or one range of EAL memory", mp->name, n);
-			return -ENOTSUP;
-		}
 		if (i > 0 && RTE_ALIGN_FLOOR(s, UMEM_ALIGN) >
 		    RTE_ALIGN_CEIL(prev_e, UMEM_ALIGN))
 			apart++;
