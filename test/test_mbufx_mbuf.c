@@ -1628,18 +1628,11 @@ test_append_busy(void)
 	return TEST_SUCCESS;
 }
 
-/*
- * Every fan-out copy obeys the one writability rule: its first segment is
- * writable by DPDK's reference counts (so stock rte_vlan_insert() works on
- * it too, and mbufx's calls go in place), until a reference is taken on
- * it; then it is shared like any packet. The original serves as a copy
- * only when no other copy reads its first segment. The compatibility
- * calls mbufx_own_front() and mbufx_own_front_clear() change nothing.
- */
+/* Copies of a packet whose first segment they all read: each copy's own
+ * first segment is writable, in place, until a clone shares it. */
 static int
-test_fanout_copies_private(void)
+fanout_copies_writable(void)
 {
-	static const uint16_t split[] = { 60, 1440 };
 	struct rte_mbuf *copies[4], *m, *o, *m0, *c;
 	unsigned int a0[MBUFX_ZONE_NUM], i;
 	uint8_t exp[MAXB], mine[MAXB];
@@ -1697,9 +1690,16 @@ test_fanout_copies_private(void)
 	rte_pktmbuf_free(c);
 	rte_pktmbuf_free(m);
 	rte_pktmbuf_free(copies[2]);
+	return TEST_SUCCESS;
+}
 
-	/* the original is the last copy's payload: shared while the other
-	 * copies live, writable by the count once they are gone */
+/* The original is the last copy's payload: shared while the other copies
+ * live, writable by the count once they are gone. */
+static int
+fanout_original_payload(void)
+{
+	struct rte_mbuf *copies[2], *m, *o, *m0;
+
 	m = tu_make(TU_DIRECT, zs, 128, 1500, 4, &o);
 	TEST_ASSERT_NOT_NULL(m, "make");
 	m0 = m;
@@ -1710,9 +1710,20 @@ test_fanout_copies_private(void)
 	TEST_ASSERT(mbufx_seg_writable(m0) && m0->data_len == 1486,
 		    "sole reader: writable");
 	rte_pktmbuf_free(copies[1]);
+	return TEST_SUCCESS;
+}
 
-	/* the original serves as a copy when the others do not read its
-	 * first segment: it stays writable and takes no mark */
+/* The original serves as a copy when the others do not read its first
+ * segment: it stays writable and takes no mark; the compatibility calls
+ * change nothing. */
+static int
+fanout_original_as_copy(void)
+{
+	static const uint16_t split[] = { 60, 1440 };
+	struct rte_mbuf *copies[3], *m, *o, *m0;
+	uint8_t exp[MAXB];
+	unsigned int i;
+
 	m = mk_packet(TU_DIRECT, 128, split[0], split + 1, 1, exp, &o);
 	TEST_ASSERT_NOT_NULL(m, "make");
 	m0 = m;
@@ -1736,6 +1747,23 @@ test_fanout_copies_private(void)
 		TEST_ASSERT_SUCCESS(tu_cmp(copies[i], exp, 1500), "copy %u", i);
 		rte_pktmbuf_free(copies[i]);
 	}
+	return TEST_SUCCESS;
+}
+
+/*
+ * Every fan-out copy obeys the one writability rule: its first segment is
+ * writable by DPDK's reference counts (so stock rte_vlan_insert() works on
+ * it too, and mbufx's calls go in place), until a reference is taken on
+ * it; then it is shared like any packet. The original serves as a copy
+ * only when no other copy reads its first segment. The compatibility
+ * calls mbufx_own_front() and mbufx_own_front_clear() change nothing.
+ */
+static int
+test_fanout_copies_private(void)
+{
+	TEST_ASSERT_SUCCESS(fanout_copies_writable(), "copies writable");
+	TEST_ASSERT_SUCCESS(fanout_original_payload(), "original as payload");
+	TEST_ASSERT_SUCCESS(fanout_original_as_copy(), "original as a copy");
 	ASSERT_NO_LEAK();
 	return TEST_SUCCESS;
 }
