@@ -457,81 +457,142 @@ frame_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, void **h,
 	return mbufx_rx_attach_chain(q->rx, h, doff, len, nseg, 0, 0);
 }
 
+/*
+ * One frame through the general path, the first descriptor at d[0], n > 0
+ * descriptors in: the tail of an over-long frame (contd_skip), or a frame of
+ * several descriptors. Returns the descriptors consumed (0: the frame's last
+ * descriptor is not in yet) and sets *m to the frame's mbuf, NULL when it
+ * was dropped, *len to its length. Out of line: its stack arrays stay out
+ * of the one-descriptor loop's registers.
+ */
+static __rte_noinline uint32_t
+frame_general(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
+	      struct rte_mbuf **m, uint32_t *len)
+{
+	void *h[MBUFX_XDP_MAX_FRAGS];
+	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
+	uint32_t j, k, nseg, total;
+	int bad = 0;
+
+	*m = NULL;
+	if (q->contd_skip) {
+		/* tail of an over-long frame: drop until its end */
+		h[0] = desc_take(q, &d[0], &doff[0], &bad);
+		if (h[0] != NULL)
+			reclaim(q, h[0]);
+		if ((d[0].options & XDP_PKT_CONTD) == 0)
+			q->contd_skip = 0;
+		return 1;
+	}
+	for (j = 0; j < n && j < MBUFX_XDP_MAX_FRAGS; j++)
+		if ((d[j].options & XDP_PKT_CONTD) == 0)
+			break;
+	if (j == MBUFX_XDP_MAX_FRAGS) {
+		/* more fragments than a frame may have */
+		j--;
+		q->contd_skip = 1;
+	} else if (j == n) {
+		return 0;	/* the rest of the frame is not in yet */
+	}
+	nseg = j + 1;
+	total = 0;
+	for (k = 0; k < nseg; k++) {
+		h[k] = desc_take(q, &d[k], &doff[k], &bad);
+		total += d[k].len;
+	}
+	if (unlikely(bad || q->contd_skip)) {
+		frame_drop(q, h, nseg);
+		q->st.dropped++;
+		return nseg;
+	}
+	*m = frame_multi(q, d, h, doff, nseg, total);
+	*len = total;
+	return nseg;
+}
+
+/*
+ * The receive completion step. Frames of one descriptor (what a NIC
+ * delivers but for jumbo frames) take the loop below: desc_take()'s checks
+ * and the attach on locals, the queue's fields read once, its counters
+ * written once per call (every store to an mbuf could alias the queue for
+ * the compiler, which would otherwise reload each field and load and store
+ * each counter for every packet). A descriptor with XDP_PKT_CONTD, or the
+ * tail of an over-long frame, goes through frame_general().
+ */
 uint16_t
 mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		     uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
 		     uint32_t *used)
 {
 	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(q->rx);
-	void *h[MBUFX_XDP_MAX_FRAGS];
-	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
-	uint32_t i = 0, j, k, nseg, total;
-	uint16_t nb = 0, singles = 0;
-	uint64_t bytes = 0;
+	const uintptr_t base = q->base;
+	const uint64_t buf_offset = q->buf_offset;
+	const uint64_t umem_len = q->umem_len;
+	const uint64_t chunk_size = q->chunk_size;
+	uint64_t * const posted = q->posted;
+	const uint16_t port = q->port;
+	const int classic = q->refill_mode == MBUFX_XDP_REFILL_CLASSIC;
+	uint32_t skip = q->contd_skip, i = 0, k, len, taken = 0, bad = 0;
+	uint16_t nb = 0, singles = 0, doff;
+	uint64_t bytes = 0, addr, h, bit, mask, word;
 	struct rte_mbuf *m;
-	int bad;
 
 	while (i < n && nb < nb_pkts) {
-		if (unlikely(q->contd_skip)) {
-			/* tail of an over-long frame: drop until its end */
-			bad = 0;
-			h[0] = desc_take(q, &d[i], &doff[0], &bad);
-			if (h[0] != NULL)
-				reclaim(q, h[0]);
-			if ((d[i].options & XDP_PKT_CONTD) == 0)
-				q->contd_skip = 0;
-			i++;
-			continue;
-		}
-		for (j = i; j < n && j - i < MBUFX_XDP_MAX_FRAGS; j++)
-			if ((d[j].options & XDP_PKT_CONTD) == 0)
+		if (unlikely((d[i].options & XDP_PKT_CONTD) != 0 || skip)) {
+			k = frame_general(q, &d[i], n - i, &m, &len);
+			if (k == 0)
 				break;
-		if (j - i == MBUFX_XDP_MAX_FRAGS) {
-			/* more fragments than a frame may have */
-			j--;
-			q->contd_skip = 1;
-		} else if (j == n) {
-			break;	/* the rest of the frame is not in yet */
-		}
-		nseg = j - i + 1;
-		bad = 0;
-		total = 0;
-		for (k = 0; k < nseg; k++) {
-			h[k] = desc_take(q, &d[i + k], &doff[k], &bad);
-			total += d[i + k].len;
-		}
-		if (unlikely(bad || q->contd_skip)) {
-			frame_drop(q, h, nseg);
-			q->st.dropped++;
-			i += nseg;
-			continue;
-		}
-		if (likely(nseg == 1)) {
-			singles++;
-			if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC) {
-				/* the header was reset at refill: the
-				 * received fields only, as net_af_xdp */
-				m = h[0];
-				m->data_off = doff[0];
-				m->pkt_len = total;
-				m->data_len = (uint16_t)total;
-				m->port = q->port;
-			} else {
-				m = mbufx_rx_attach_at_uncounted(&b, h[0],
-						doff[0], (uint16_t)total, 0, 0);
+			i += k;
+			skip = q->contd_skip;
+			if (m != NULL) {
+				pkts[nb++] = m;
+				bytes += len;
 			}
-		} else {
-			m = frame_multi(q, &d[i], h, doff, nseg, total);
-		}
-		i += nseg;
-		if (m == NULL)
 			continue;
+		}
+		/* one descriptor: desc_take()'s checks, in its order */
+		addr = d[i].addr;
+		len = d[i].len;
+		i++;
+		/* below buf_offset wraps past umem_len */
+		h = (addr & XSK_UNALIGNED_BUF_ADDR_MASK) - buf_offset;
+		if (unlikely(h >= umem_len ||
+			     (h & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
+			goto invalid;
+		bit = h >> MBUFX_XDP_GRANULE_SHIFT;
+		mask = UINT64_C(1) << (bit % 64);
+		word = posted[bit / 64];
+		if (unlikely((word & mask) == 0))
+			goto invalid;	/* not posted, or completed twice */
+		posted[bit / 64] = word & ~mask;
+		taken++;
+		doff = (uint16_t)(addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
+		if (unlikely(len == 0 || doff + (uint64_t)len > chunk_size)) {
+			reclaim(q, (void *)(base + h));
+			goto invalid;
+		}
+		m = (struct rte_mbuf *)(base + h);
+		if (classic) {
+			/* the header was reset at refill: the received
+			 * fields only, as net_af_xdp */
+			m->data_off = doff;
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			m->port = port;
+		} else {
+			mbufx_rx_attach_at_uncounted(&b, m, doff,
+						     (uint16_t)len, 0, 0);
+		}
 		pkts[nb++] = m;
-		bytes += total;
+		singles++;
+		bytes += len;
+		continue;
+invalid:
+		bad++;	/* one invalid descriptor, one dropped frame */
 	}
-	/* counted once per call: the stores to pkts[] and the mbufs could
-	 * alias q for the compiler, which would otherwise load and store each
-	 * counter for every packet */
+	q->nb_posted -= taken;
+	q->st.invalid_desc += bad;
+	q->st.dropped += bad;
 	q->st.packets += nb;
 	q->st.bytes += bytes;
 	q->st.hdr_lines += singles;
