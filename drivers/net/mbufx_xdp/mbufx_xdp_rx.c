@@ -458,12 +458,36 @@ frame_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, void **h,
 }
 
 /*
- * One frame through the general path, the first descriptor at d[0], n > 0
- * descriptors in: the tail of an over-long frame (contd_skip), or a frame of
- * several descriptors. Returns the descriptors consumed (0: the frame's last
- * descriptor is not in yet) and sets *m to the frame's mbuf, NULL when it
- * was dropped, *len to its length. Out of line: its stack arrays stay out
- * of the one-descriptor loop's registers.
+ * The tail of an over-long frame (contd_skip), n > 0 descriptors in: drop
+ * descriptors up to the frame's last one, which clears contd_skip. Returns
+ * the descriptors consumed (n when the frame's end is not in yet). No
+ * packet is delivered, so the caller's limit of packets holds throughout.
+ */
+static uint32_t
+tail_drop(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n)
+{
+	uint32_t i;
+	uint16_t doff;
+	void *h;
+	int bad;
+
+	for (i = 0; i < n && q->contd_skip; i++) {
+		bad = 0;
+		h = desc_take(q, &d[i], &doff, &bad);
+		if (h != NULL)
+			reclaim(q, h);
+		if ((d[i].options & XDP_PKT_CONTD) == 0)
+			q->contd_skip = 0;
+	}
+	return i;
+}
+
+/*
+ * A frame of several descriptors (XDP_PKT_CONTD on d[0]), n descriptors
+ * in. Returns the descriptors consumed (0: the frame's last descriptor is
+ * not in yet; an over-long frame's tail as far as it is in) and sets *m to
+ * the frame's mbuf, NULL when it was dropped, *len to its length. Out of
+ * line: its stack arrays stay out of the one-descriptor loop's registers.
  */
 static __rte_noinline uint32_t
 frame_general(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
@@ -475,15 +499,6 @@ frame_general(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
 	int bad = 0;
 
 	*m = NULL;
-	if (q->contd_skip) {
-		/* tail of an over-long frame: drop until its end */
-		h[0] = desc_take(q, &d[0], &doff[0], &bad);
-		if (h[0] != NULL)
-			reclaim(q, h[0]);
-		if ((d[0].options & XDP_PKT_CONTD) == 0)
-			q->contd_skip = 0;
-		return 1;
-	}
 	for (j = 0; j < n && j < MBUFX_XDP_MAX_FRAGS; j++)
 		if ((d[j].options & XDP_PKT_CONTD) == 0)
 			break;
@@ -503,75 +518,95 @@ frame_general(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
 	if (unlikely(bad || q->contd_skip)) {
 		frame_drop(q, h, nseg);
 		q->st.dropped++;
-		return nseg;
+		return nseg + tail_drop(q, d + nseg, n - nseg);
 	}
 	*m = frame_multi(q, d, h, doff, nseg, total);
 	*len = total;
 	return nseg;
 }
 
+/* A buffer taken by the one-descriptor loop whose length is bad. */
+static __rte_noinline void
+desc_bad_len(struct mbufx_xdp_rxq *q, void *handle)
+{
+	reclaim(q, handle);
+}
+
 /*
- * The receive completion step. Frames of one descriptor (what a NIC
- * delivers but for jumbo frames) take the loop below: desc_take()'s checks
- * and the attach on locals, the queue's fields read once, its counters
- * written once per call (every store to an mbuf could alias the queue for
- * the compiler, which would otherwise reload each field and load and store
- * each counter for every packet). A descriptor with XDP_PKT_CONTD, or the
- * tail of an over-long frame, goes through frame_general().
+ * The receive completion step, for one refill mode (a constant: the loop is
+ * compiled once per mode). Frames of one descriptor (what a NIC delivers
+ * but for jumbo frames) take the loop below: desc_take()'s checks and the
+ * attach on locals, the queue's fields read once, its counters written
+ * once per call (every store to an mbuf could alias the queue for the
+ * compiler, which would otherwise reload each field and load and store
+ * each counter for every packet). A frame of several descriptors goes
+ * through frame_general(), the tail of an over-long one through
+ * tail_drop(): neither leaves contd_skip set but at the end of d[].
  */
-uint16_t
-mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
-		     uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
-		     uint32_t *used)
+static __rte_always_inline uint16_t
+rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
+	   struct rte_mbuf **pkts, uint16_t nb_pkts, uint32_t *used,
+	   const int classic)
 {
 	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(q->rx);
 	const uintptr_t base = q->base;
 	const uint64_t buf_offset = q->buf_offset;
-	const uint64_t umem_len = q->umem_len;
+	const uint64_t nb_bits = q->nb_bits;
 	const uint64_t chunk_size = q->chunk_size;
 	uint64_t * const posted = q->posted;
 	const uint16_t port = q->port;
-	const int classic = q->refill_mode == MBUFX_XDP_REFILL_CLASSIC;
-	uint32_t skip = q->contd_skip, i = 0, k, len, taken = 0, bad = 0;
-	uint16_t nb = 0, singles = 0, doff;
-	uint64_t bytes = 0, addr, h, bit, mask, word;
-	struct rte_mbuf *m;
+	const struct xdp_desc *e = d;
+	const struct xdp_desc * const d_end = d + n;
+	struct rte_mbuf **out = pkts, **const out_end = pkts + nb_pkts;
+	uint32_t multi = 0, bad = 0, bad_len = 0, len, k, glen = 0;
+	uint64_t bytes = 0, h, g, mask, word;
+	struct rte_mbuf *m, *gm;
+	uint16_t doff;
+	uint16_t nb;
 
-	while (i < n && nb < nb_pkts) {
-		if (unlikely((d[i].options & XDP_PKT_CONTD) != 0 || skip)) {
-			k = frame_general(q, &d[i], n - i, &m, &len);
+	if (unlikely(q->contd_skip) && n != 0 && nb_pkts != 0)
+		e += tail_drop(q, d, n);
+	for (; e < d_end && out < out_end; e++) {
+		if (unlikely((e->options & XDP_PKT_CONTD) != 0)) {
+			k = frame_general(q, e, d_end - e, &gm, &glen);
 			if (k == 0)
 				break;
-			i += k;
-			skip = q->contd_skip;
-			if (m != NULL) {
-				pkts[nb++] = m;
-				bytes += len;
+			e += k - 1;
+			if (gm != NULL) {
+				*out++ = gm;
+				multi++;
+				bytes += glen;
 			}
 			continue;
 		}
-		/* one descriptor: desc_take()'s checks, in its order */
-		addr = d[i].addr;
-		len = d[i].len;
-		i++;
-		/* below buf_offset wraps past umem_len */
-		h = (addr & XSK_UNALIGNED_BUF_ADDR_MASK) - buf_offset;
-		if (unlikely(h >= umem_len ||
-			     (h & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
-			goto invalid;
-		bit = h >> MBUFX_XDP_GRANULE_SHIFT;
-		mask = UINT64_C(1) << (bit % 64);
-		word = posted[bit / 64];
-		if (unlikely((word & mask) == 0))
-			goto invalid;	/* not posted, or completed twice */
-		posted[bit / 64] = word & ~mask;
-		taken++;
-		doff = (uint16_t)(addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
-		if (unlikely(len == 0 || doff + (uint64_t)len > chunk_size)) {
-			reclaim(q, (void *)(base + h));
-			goto invalid;
+		/*
+		 * desc_take()'s checks. g: the granule of the handle's offset
+		 * in the region, rotated so that an offset below buf_offset
+		 * (wrapped), past the UMEM (umem_len is nb_bits granules) or
+		 * not on a granule lands at or above nb_bits.
+		 */
+		h = (e->addr & XSK_UNALIGNED_BUF_ADDR_MASK) - buf_offset;
+		g = h >> MBUFX_XDP_GRANULE_SHIFT |
+			h << (64 - MBUFX_XDP_GRANULE_SHIFT);
+		if (unlikely(g >= nb_bits)) {
+			bad++;
+			continue;
 		}
+		mask = UINT64_C(1) << (g % 64);
+		word = posted[g / 64];
+		if (unlikely((word & mask) == 0)) {
+			bad++;	/* not posted, or completed twice */
+			continue;
+		}
+		posted[g / 64] = word & ~mask;
 		m = (struct rte_mbuf *)(base + h);
+		doff = (uint16_t)(e->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
+		len = e->len;
+		if (unlikely(len == 0 || doff + (uint64_t)len > chunk_size)) {
+			desc_bad_len(q, m);
+			bad_len++;
+			continue;
+		}
 		if (classic) {
 			/* the header was reset at refill: the received
 			 * fields only, as net_af_xdp */
@@ -583,23 +618,34 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 			mbufx_rx_attach_at_uncounted(&b, m, doff,
 						     (uint16_t)len, 0, 0);
 		}
-		pkts[nb++] = m;
-		singles++;
+		*out++ = m;
 		bytes += len;
-		continue;
-invalid:
-		bad++;	/* one invalid descriptor, one dropped frame */
 	}
-	q->nb_posted -= taken;
-	q->st.invalid_desc += bad;
-	q->st.dropped += bad;
+	nb = (uint16_t)(out - pkts);
+	/* every descriptor of the loop that was a posted buffer: attached
+	 * (nb - multi) or dropped for its length */
+	q->nb_posted -= nb - multi + bad_len;
+	if (unlikely(bad + bad_len != 0)) {
+		q->st.invalid_desc += bad + bad_len;
+		q->st.dropped += bad + bad_len;
+	}
 	q->st.packets += nb;
 	q->st.bytes += bytes;
-	q->st.hdr_lines += singles;
-	if (singles != 0)
-		mbufx_rx_attached(q->rx, singles);
-	*used = i;
+	q->st.hdr_lines += nb - multi;
+	if (nb != multi)
+		mbufx_rx_attached(q->rx, nb - multi);
+	*used = e - d;
 	return nb;
+}
+
+uint16_t
+mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
+		     uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
+		     uint32_t *used)
+{
+	if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC)
+		return rx_convert(q, d, n, pkts, nb_pkts, used, 1);
+	return rx_convert(q, d, n, pkts, nb_pkts, used, 0);
 }
 
 void
