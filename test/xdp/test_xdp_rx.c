@@ -41,15 +41,23 @@
 CHECK_COUNTER;
 
 static int
-setup(struct mbufx_xdp_rxq *q, struct rte_mempool *mp, int scatter)
+setup_mode(struct mbufx_xdp_rxq *q, struct rte_mempool *mp, int scatter,
+	   enum mbufx_xdp_refill_mode mode)
 {
 	CHECK_EQ(mbufx_xdp_rxq_init(q, mp, 3, 0, RING, SOCKET_ID_ANY), 0,
 		 "init");
 	CHECK_EQ(mbufx_xdp_ring_mem_init(&q->fill, RING, sizeof(uint64_t)), 0,
 		 "ring");
 	q->scatter = scatter;
+	q->refill_mode = mode;
 	CHECK_EQ(mbufx_xdp_rxq_refill(q), RING, "refill");
 	return 0;
+}
+
+static int
+setup(struct mbufx_xdp_rxq *q, struct rte_mempool *mp, int scatter)
+{
+	return setup_mode(q, mp, scatter, MBUFX_XDP_REFILL_LATE);
 }
 
 static int
@@ -315,6 +323,245 @@ test_classic(struct rte_mempool *mp)
 	return teardown(&q, mp);
 }
 
+/* Bits set in the posted bitmap: what nb_posted must say. */
+static uint64_t
+posted_bits(const struct mbufx_xdp_rxq *q)
+{
+	uint64_t w, n = 0;
+
+	for (w = 0; w * 64 < q->nb_bits; w++)
+		n += (uint64_t)__builtin_popcountll(q->posted[w]);
+	return n;
+}
+
+static int
+posted_bit(const struct mbufx_xdp_rxq *q, const void *handle)
+{
+	uint64_t b = ((uintptr_t)handle - q->base) >> MBUFX_XDP_GRANULE_SHIFT;
+
+	return (q->posted[b / 64] >> (b % 64)) & 1;
+}
+
+static struct rte_mbuf *
+handle_of(const struct mbufx_xdp_rxq *q, uint64_t fill)
+{
+	return (struct rte_mbuf *)(q->base + fill - q->buf_offset);
+}
+
+/* A received mbuf as the application must see it: one segment per
+ * fragment, each 256 bytes in, the queue's port, clean metadata (the pool
+ * was scribbled on), the bytes the fake kernel wrote. */
+static int
+rx_check(const struct mbufx_xdp_rxq *q, const struct rte_mbuf *m,
+	 const uint32_t *frag, unsigned int nseg, uint8_t seed)
+{
+	const struct rte_mbuf *s = m;
+	uint32_t total = 0, i;
+
+	for (i = 0; i < nseg; i++, s = s->next) {
+		CHECK(s != NULL, "segment %u of %u missing", i, nseg);
+		CHECK(s->data_off == MBUFX_XDP_HEADROOM &&
+		      s->data_len == frag[i] && s->refcnt == 1,
+		      "segment %u: data_off %u data_len %u refcnt %u", i,
+		      s->data_off, s->data_len, s->refcnt);
+		total += frag[i];
+	}
+	CHECK(s == NULL, "more than %u segments", nseg);
+	CHECK(m->nb_segs == nseg && m->pkt_len == total && m->port == q->port,
+	      "nb_segs %u pkt_len %u port %u", m->nb_segs, m->pkt_len,
+	      m->port);
+	CHECK(m->ol_flags == 0 && m->packet_type == 0 && m->vlan_tci == 0 &&
+	      m->vlan_tci_outer == 0 && m->hash.rss == 0,
+	      "stale metadata: ol_flags %#" PRIx64 " ptype %#x vlan %#x",
+	      m->ol_flags, m->packet_type, m->vlan_tci);
+	return pkt_check(m, total, seed, frag[0]);
+}
+
+/*
+ * One burst mixing everything the one-descriptor path and the general path
+ * of mbufx_xdp_rx_convert() tell apart, in both refill modes: single
+ * frames (the shortest and the longest a buffer takes) around a chained
+ * frame and every kind of invalid descriptor, a frame whose last fragment
+ * is not in yet at the end; then the packet limit falling inside a run of
+ * single frames and just before a frame of several descriptors. Every
+ * field of every mbuf, every counter, the posted bitmap and, at the end,
+ * every buffer (pool + posted + spare) are checked.
+ */
+static int
+test_mixed(struct rte_mempool *mp, enum mbufx_xdp_refill_mode mode)
+{
+	const uint32_t max = 2176 - MBUFX_XDP_HEADROOM;
+	const uint32_t chain[3] = { 1000, 1000, 500 };
+	const uint32_t late_chain[3] = { 1000, 1000, 300 };
+	struct mbufx_xdp_rx_stats st0;
+	struct mbufx_rx_stats rs0, rs;
+	struct mbufx_xdp_rxq q;
+	struct xdp_desc d[20];
+	struct rte_mbuf *pkts[20], *stray, *empty, *longb;
+	uint8_t stray_hdr[RTE_CACHE_LINE_SIZE * 2];
+	uint64_t a[20], posted0, lines0;
+	uint32_t used, i;
+	uint16_t nb;
+
+	scribble(mp);
+	if (setup_mode(&q, mp, 1, mode) != 0)
+		return -1;
+	/* a buffer of the pool that was never posted */
+	stray = rte_pktmbuf_alloc(mp);
+	CHECK(stray != NULL, "stray buffer");
+	memcpy(stray_hdr, stray, sizeof(stray_hdr));
+	for (i = 0; i < 20; i++)
+		a[i] = fk_fill_take(&q);
+	d[0] = fk_rx_write(&q, a[0], 60, 0, 1);		/* shortest */
+	d[1] = fk_rx_write(&q, a[1], max, 0, 2);	/* ends at the chunk */
+	d[2] = fk_rx_write(&q, mbufx_xdp_umem_off(&q, stray), 60, 0, 3);
+	for (i = 0; i < 3; i++)				/* a chain */
+		d[3 + i] = fk_rx_write(&q, a[3 + i], chain[i],
+				       i < 2 ? XDP_PKT_CONTD : 0, 4);
+	d[6] = fk_rx_write(&q, a[6], 0, 0, 0);		/* empty */
+	d[7] = fk_rx_write(&q, a[7], 0, 0, 0);
+	d[7].len = max + 1;				/* one past the chunk */
+	d[8] = d[0];
+	d[8].addr = q.umem_len + 4096;			/* outside the UMEM */
+	d[9] = fk_rx_write(&q, a[9], 60, 0, 0);
+	d[9].addr += 8;					/* not on a granule */
+	d[10] = d[0];
+	d[10].addr = 0;					/* below any object */
+	d[11] = fk_rx_write(&q, a[11], 100, 0, 11);
+	d[12] = d[0];					/* completes twice */
+	d[13] = fk_rx_write(&q, a[13], 1514, 0, 13);
+	for (i = 0; i < 3; i++)				/* last one not in */
+		d[14 + i] = fk_rx_write(&q, a[14 + i], late_chain[i],
+					i < 2 ? XDP_PKT_CONTD : 0, 14);
+	empty = handle_of(&q, a[6]);
+	longb = handle_of(&q, a[7]);
+
+	st0 = q.st;
+	posted0 = q.nb_posted;
+	CHECK_EQ(mbufx_rx_stats_get(q.rx, &rs0), 0, "stats");
+	nb = mbufx_xdp_rx_convert(&q, d, 16, pkts, 20, &used);
+	CHECK(nb == 5 && used == 14, "nb %u used %u, want 5 and 14", nb,
+	      used);
+	if (rx_check(&q, pkts[0], (const uint32_t []){ 60 }, 1, 1) ||
+	    rx_check(&q, pkts[1], (const uint32_t []){ max }, 1, 2) ||
+	    rx_check(&q, pkts[2], chain, 3, 4) ||
+	    rx_check(&q, pkts[3], (const uint32_t []){ 100 }, 1, 11) ||
+	    rx_check(&q, pkts[4], (const uint32_t []){ 1514 }, 1, 13))
+		return -1;
+	CHECK(pkts[0] == handle_of(&q, a[0]) && pkts[2] == handle_of(&q, a[3]),
+	      "mbufs are not the buffers the descriptors name");
+	CHECK(memcmp(stray_hdr, stray, sizeof(stray_hdr)) == 0,
+	      "the header of a buffer never posted was written");
+	CHECK_EQ(q.st.packets - st0.packets, 5, "packets");
+	CHECK_EQ(q.st.bytes - st0.bytes, 60 + max + 2500 + 100 + 1514,
+		 "bytes");
+	CHECK_EQ(q.st.invalid_desc - st0.invalid_desc, 7, "invalid_desc");
+	CHECK_EQ(q.st.dropped - st0.dropped, 7, "dropped");
+	CHECK_EQ(q.st.chained - st0.chained, 1, "chained");
+	/* one line per single frame, 2 x 3 - 1 for the chain */
+	CHECK_EQ(q.st.hdr_lines - st0.hdr_lines, 4 + 5, "hdr_lines");
+	CHECK_EQ(mbufx_rx_stats_get(q.rx, &rs), 0, "stats");
+	CHECK_EQ(rs.attached - rs0.attached, 4 + 3, "attached");
+	/* taken: 4 singles, 3 fragments, 2 dropped for their length */
+	CHECK_EQ(posted0 - q.nb_posted, 9, "nb_posted");
+	CHECK_EQ(posted_bits(&q), q.nb_posted, "posted bitmap");
+	CHECK(!posted_bit(&q, empty) && !posted_bit(&q, longb) &&
+	      posted_bit(&q, handle_of(&q, a[9])) &&
+	      posted_bit(&q, handle_of(&q, a[14])), "posted bits");
+	CHECK(q.nb_spare == 2 && q.spare[0] == empty && q.spare[1] == longb,
+	      "spare: %u", q.nb_spare);
+	rte_pktmbuf_free_bulk(pkts, nb);
+
+	/* the frame's last fragment comes in */
+	lines0 = q.st.hdr_lines;
+	nb = mbufx_xdp_rx_convert(&q, &d[14], 3, pkts, 20, &used);
+	CHECK(nb == 1 && used == 3, "nb %u used %u", nb, used);
+	if (rx_check(&q, pkts[0], late_chain, 3, 14))
+		return -1;
+	CHECK_EQ(q.st.hdr_lines - lines0, 5, "hdr_lines");
+	rte_pktmbuf_free(pkts[0]);
+
+	/* the limit inside a run of single frames: the invalid descriptor
+	 * after it is left in the ring, not counted */
+	for (i = 0; i < 3; i++)
+		d[i] = fk_rx_write(&q, a[i] = fk_fill_take(&q), 64 + i, 0,
+				   (uint8_t)(20 + i));
+	d[3] = d[0];
+	d[3].addr = q.umem_len;
+	st0 = q.st;
+	nb = mbufx_xdp_rx_convert(&q, d, 4, pkts, 2, &used);
+	CHECK(nb == 2 && used == 2 && q.st.invalid_desc == st0.invalid_desc,
+	      "limit 2: nb %u used %u", nb, used);
+	nb += mbufx_xdp_rx_convert(&q, &d[2], 2, pkts + 2, 1, &used);
+	CHECK(nb == 3 && used == 1, "limit 1: nb %u used %u", nb, used);
+	for (i = 0; i < 3; i++)
+		if (rx_check(&q, pkts[i], (const uint32_t []){ 64 + i }, 1,
+			     (uint8_t)(20 + i)))
+			return -1;
+	CHECK_EQ(mbufx_xdp_rx_convert(&q, &d[3], 1, pkts + 3, 1, &used), 0,
+		 "invalid delivered");
+	CHECK(used == 1 && q.st.invalid_desc == st0.invalid_desc + 1 &&
+	      q.st.dropped == st0.dropped + 1, "invalid: used %u", used);
+	rte_pktmbuf_free_bulk(pkts, 3);
+
+	/* the limit just before a frame of several descriptors */
+	d[0] = fk_rx_write(&q, fk_fill_take(&q), 70, 0, 30);
+	d[1] = fk_rx_write(&q, fk_fill_take(&q), 1900, XDP_PKT_CONTD, 31);
+	d[2] = fk_rx_write(&q, fk_fill_take(&q), 100, 0, 31);
+	nb = mbufx_xdp_rx_convert(&q, d, 3, pkts, 1, &used);
+	CHECK(nb == 1 && used == 1, "nb %u used %u", nb, used);
+	nb = mbufx_xdp_rx_convert(&q, &d[1], 2, pkts + 1, 1, &used);
+	CHECK(nb == 1 && used == 2, "nb %u used %u", nb, used);
+	if (rx_check(&q, pkts[0], (const uint32_t []){ 70 }, 1, 30) ||
+	    rx_check(&q, pkts[1], (const uint32_t []){ 1900, 100 }, 2, 31))
+		return -1;
+	rte_pktmbuf_free_bulk(pkts, 2);
+
+	/* every buffer accounted for: in the pool, posted or spare */
+	rte_pktmbuf_free(stray);
+	CHECK_EQ(posted_bits(&q), q.nb_posted, "posted bitmap");
+	CHECK_EQ(rte_mempool_avail_count(mp) + q.nb_posted + q.nb_spare,
+		 NB_MBUF, "buffers lost");
+	return teardown(&q, mp);
+}
+
+/*
+ * The tail of an over-long frame at the start of a call: never consumed
+ * when no packet may be delivered, dropped up to the frame's end, and the
+ * frame after it delivered in the same call.
+ */
+static int
+test_tail(struct rte_mempool *mp)
+{
+	struct mbufx_xdp_rxq q;
+	struct xdp_desc d[24];
+	struct rte_mbuf *pkts[4];
+	uint32_t used, i;
+	uint16_t nb;
+
+	if (setup(&q, mp, 1) != 0)
+		return -1;
+	for (i = 0; i < 21; i++)
+		d[i] = fk_rx_write(&q, fk_fill_take(&q), 100,
+				   i < 20 ? XDP_PKT_CONTD : 0, 0);
+	d[21] = fk_rx_write(&q, fk_fill_take(&q), 64, 0, 7);
+	nb = mbufx_xdp_rx_convert(&q, d, 18, pkts, 4, &used);
+	CHECK(nb == 0 && used == 18 && q.contd_skip && q.st.dropped == 1,
+	      "over-long: used %u", used);
+	nb = mbufx_xdp_rx_convert(&q, &d[18], 4, pkts, 0, &used);
+	CHECK(nb == 0 && used == 0 && q.contd_skip, "no room: used %u",
+	      used);
+	nb = mbufx_xdp_rx_convert(&q, &d[18], 4, pkts, 4, &used);
+	CHECK(nb == 1 && used == 4 && !q.contd_skip && q.nb_spare == 21 &&
+	      q.st.dropped == 1 && q.st.invalid_desc == 0,
+	      "tail: nb %u used %u spare %u", nb, used, q.nb_spare);
+	if (rx_check(&q, pkts[0], (const uint32_t []){ 64 }, 1, 7))
+		return -1;
+	rte_pktmbuf_free(pkts[0]);
+	CHECK_EQ(posted_bits(&q), q.nb_posted, "posted bitmap");
+	return teardown(&q, mp);
+}
+
 static int
 test_refused(void)
 {
@@ -357,6 +604,9 @@ main(int argc, char **argv)
 	test_random(pkt);
 	test_random(jumbo);
 	test_classic(pkt);
+	test_mixed(pkt, MBUFX_XDP_REFILL_LATE);
+	test_mixed(pkt, MBUFX_XDP_REFILL_CLASSIC);
+	test_tail(pkt);
 	test_refused();
 	rte_mempool_free(pkt);
 	rte_mempool_free(jumbo);
