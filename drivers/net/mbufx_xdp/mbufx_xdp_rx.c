@@ -373,6 +373,45 @@ reclaim(struct mbufx_xdp_rxq *q, void *handle)
 }
 
 /*
+ * The rules of a descriptor, once for desc_take() and the one-descriptor
+ * loop of rx_convert() (which keeps the queue's fields in locals).
+ *
+ * desc_granule(): *h = the offset of the descriptor's handle in the region
+ * (mbufx_rx_handle_from_offset() - base, from the queue's copy of the
+ * buffer offset); returns its granule, rotated so that an address below
+ * buf_offset (wrapped), past the UMEM (umem_len is nb_bits granules) or not
+ * on a granule gives a value at or above nb_bits: one comparison.
+ */
+static __rte_always_inline uint64_t
+desc_granule(uint64_t addr, uint64_t buf_offset, uint64_t *h)
+{
+	*h = (addr & XSK_UNALIGNED_BUF_ADDR_MASK) - buf_offset;
+	return *h >> MBUFX_XDP_GRANULE_SHIFT |
+		*h << (64 - MBUFX_XDP_GRANULE_SHIFT);
+}
+
+/* Take granule g (below nb_bits) out of the posted set: 0 when it was not
+ * posted (never, or completed already). */
+static __rte_always_inline int
+posted_take(uint64_t *posted, uint64_t g)
+{
+	const uint64_t mask = UINT64_C(1) << (g % 64);
+	const uint64_t word = posted[g / 64];
+
+	if (unlikely((word & mask) == 0))
+		return 0;
+	posted[g / 64] = word & ~mask;
+	return 1;
+}
+
+/* A frame's bytes must be there and stay inside the chunk. */
+static __rte_always_inline int
+desc_len_bad(uint32_t len, uint16_t doff, uint64_t chunk_size)
+{
+	return len == 0 || doff + (uint64_t)len > chunk_size;
+}
+
+/*
  * Validate one descriptor and take its buffer out of the posted set.
  * Returns the handle, or NULL (counted) when the address is not a posted
  * buffer; *bad is set when the buffer is ours but offset or length are not.
@@ -381,34 +420,23 @@ static inline void *
 desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 	  int *bad)
 {
-	uint64_t off = d->addr & XSK_UNALIGNED_BUF_ADDR_MASK;
-	uint64_t data = d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
-	uint64_t h, b, m;
+	const uint16_t data =
+		(uint16_t)(d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
+	uint64_t h, g;
 
-	if (unlikely(off < q->buf_offset))
-		goto invalid;
-	/* the handle's offset in the region (mbufx_rx_handle_from_offset() -
-	 * base, from the queue's copy of the buffer offset) */
-	h = off - q->buf_offset;
-	if (unlikely(h >= q->umem_len ||
-		     (h & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
-		goto invalid;
-	b = h >> MBUFX_XDP_GRANULE_SHIFT;
-	m = UINT64_C(1) << (b % 64);
-	if (unlikely((q->posted[b / 64] & m) == 0))
-		goto invalid;	/* not posted, or completed twice */
-	q->posted[b / 64] &= ~m;
+	g = desc_granule(d->addr, q->buf_offset, &h);
+	if (unlikely(g >= q->nb_bits) || !posted_take(q->posted, g)) {
+		q->st.invalid_desc++;
+		*bad = 1;
+		return NULL;
+	}
 	q->nb_posted--;
-	if (unlikely(d->len == 0 || data + d->len > q->chunk_size)) {
+	if (unlikely(desc_len_bad(d->len, data, q->chunk_size))) {
 		q->st.invalid_desc++;
 		*bad = 1;
 	}
-	*doff = (uint16_t)data;
+	*doff = data;
 	return (void *)(q->base + h);
-invalid:
-	q->st.invalid_desc++;
-	*bad = 1;
-	return NULL;
 }
 
 static void
@@ -482,47 +510,69 @@ tail_drop(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n)
 	return i;
 }
 
+/* What frames_multi() delivered. */
+struct multi_got {
+	uint32_t nb;		/* mbufs */
+	uint64_t bytes;		/* their bytes */
+};
+
 /*
- * A frame of several descriptors (XDP_PKT_CONTD on d[0]), n descriptors
- * in. Returns the descriptors consumed (0: the frame's last descriptor is
- * not in yet; an over-long frame's tail as far as it is in) and sets *m to
- * the frame's mbuf, NULL when it was dropped, *len to its length. Out of
- * line: its stack arrays stay out of the one-descriptor loop's registers.
+ * Frames of several descriptors, the first at d[0] (XDP_PKT_CONTD), n
+ * descriptors in, as long as such frames follow and fewer than room were
+ * delivered: their mbufs to out[], counted in *got.
+ * Returns the descriptors consumed: up to a frame of one descriptor, a
+ * frame whose last descriptor is not in yet (0 when it is the first), or
+ * the end of an over-long frame's tail as far as it is in. Out of line:
+ * its stack arrays stay out of the one-descriptor loop's registers, and a
+ * run of jumbo frames pays for one call.
  */
 static __rte_noinline uint32_t
-frame_general(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
-	      struct rte_mbuf **m, uint32_t *len)
+frames_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
+	     struct rte_mbuf **out, uint32_t room, struct multi_got *got)
 {
+	const struct xdp_desc *f = d, * const end = d + n;
 	void *h[MBUFX_XDP_MAX_FRAGS];
 	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
-	uint32_t j, k, nseg, total;
-	int bad = 0;
+	uint32_t j, k, nseg, total, nb = 0;
+	uint64_t sum = 0;
+	struct rte_mbuf *m;
+	int bad;
 
-	*m = NULL;
-	for (j = 0; j < n && j < MBUFX_XDP_MAX_FRAGS; j++)
-		if ((d[j].options & XDP_PKT_CONTD) == 0)
-			break;
-	if (j == MBUFX_XDP_MAX_FRAGS) {
-		/* more fragments than a frame may have */
-		j--;
-		q->contd_skip = 1;
-	} else if (j == n) {
-		return 0;	/* the rest of the frame is not in yet */
+	while (f < end && nb < room && (f->options & XDP_PKT_CONTD) != 0) {
+		for (j = 0; f + j < end && j < MBUFX_XDP_MAX_FRAGS; j++)
+			if ((f[j].options & XDP_PKT_CONTD) == 0)
+				break;
+		if (j == MBUFX_XDP_MAX_FRAGS) {
+			/* more fragments than a frame may have */
+			j--;
+			q->contd_skip = 1;
+		} else if (f + j == end) {
+			break;	/* the rest of the frame is not in yet */
+		}
+		nseg = j + 1;
+		bad = 0;
+		total = 0;
+		for (k = 0; k < nseg; k++) {
+			h[k] = desc_take(q, &f[k], &doff[k], &bad);
+			total += f[k].len;
+		}
+		if (unlikely(bad || q->contd_skip)) {
+			frame_drop(q, h, nseg);
+			q->st.dropped++;
+			f += nseg;
+			f += tail_drop(q, f, end - f);
+			continue;
+		}
+		m = frame_multi(q, f, h, doff, nseg, total);
+		f += nseg;
+		if (m == NULL)
+			continue;
+		out[nb++] = m;
+		sum += total;
 	}
-	nseg = j + 1;
-	total = 0;
-	for (k = 0; k < nseg; k++) {
-		h[k] = desc_take(q, &d[k], &doff[k], &bad);
-		total += d[k].len;
-	}
-	if (unlikely(bad || q->contd_skip)) {
-		frame_drop(q, h, nseg);
-		q->st.dropped++;
-		return nseg + tail_drop(q, d + nseg, n - nseg);
-	}
-	*m = frame_multi(q, d, h, doff, nseg, total);
-	*len = total;
-	return nseg;
+	got->nb = nb;
+	got->bytes = sum;
+	return f - d;
 }
 
 /* A buffer taken by the one-descriptor loop whose length is bad. */
@@ -539,8 +589,8 @@ desc_bad_len(struct mbufx_xdp_rxq *q, void *handle)
  * attach on locals, the queue's fields read once, its counters written
  * once per call (every store to an mbuf could alias the queue for the
  * compiler, which would otherwise reload each field and load and store
- * each counter for every packet). A frame of several descriptors goes
- * through frame_general(), the tail of an over-long one through
+ * each counter for every packet). Frames of several descriptors go
+ * through frames_multi(), the tail of an over-long one through
  * tail_drop(): neither leaves contd_skip set but at the end of d[].
  */
 static __rte_always_inline uint16_t
@@ -558,9 +608,10 @@ rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
 	const struct xdp_desc *e = d;
 	const struct xdp_desc * const d_end = d + n;
 	struct rte_mbuf **out = pkts, **const out_end = pkts + nb_pkts;
-	uint32_t multi = 0, bad = 0, bad_len = 0, len, k, glen = 0;
-	uint64_t bytes = 0, h, g, mask, word;
-	struct rte_mbuf *m, *gm;
+	uint32_t multi = 0, bad = 0, bad_len = 0, len, k;
+	struct multi_got got;
+	uint64_t bytes = 0, h, g;
+	struct rte_mbuf *m;
 	uint16_t doff;
 	uint16_t nb;
 
@@ -568,41 +619,26 @@ rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
 		e += tail_drop(q, d, n);
 	for (; e < d_end && out < out_end; e++) {
 		if (unlikely((e->options & XDP_PKT_CONTD) != 0)) {
-			k = frame_general(q, e, d_end - e, &gm, &glen);
+			k = frames_multi(q, e, d_end - e, out, out_end - out,
+					 &got);
 			if (k == 0)
 				break;
 			e += k - 1;
-			if (gm != NULL) {
-				*out++ = gm;
-				multi++;
-				bytes += glen;
-			}
+			out += got.nb;
+			multi += got.nb;
+			bytes += got.bytes;
 			continue;
 		}
-		/*
-		 * desc_take()'s checks. g: the granule of the handle's offset
-		 * in the region, rotated so that an offset below buf_offset
-		 * (wrapped), past the UMEM (umem_len is nb_bits granules) or
-		 * not on a granule lands at or above nb_bits.
-		 */
-		h = (e->addr & XSK_UNALIGNED_BUF_ADDR_MASK) - buf_offset;
-		g = h >> MBUFX_XDP_GRANULE_SHIFT |
-			h << (64 - MBUFX_XDP_GRANULE_SHIFT);
-		if (unlikely(g >= nb_bits)) {
-			bad++;
-			continue;
-		}
-		mask = UINT64_C(1) << (g % 64);
-		word = posted[g / 64];
-		if (unlikely((word & mask) == 0)) {
+		/* desc_take()'s rules, on the locals */
+		g = desc_granule(e->addr, buf_offset, &h);
+		if (unlikely(g >= nb_bits) || !posted_take(posted, g)) {
 			bad++;	/* not posted, or completed twice */
 			continue;
 		}
-		posted[g / 64] = word & ~mask;
 		m = (struct rte_mbuf *)(base + h);
 		doff = (uint16_t)(e->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
 		len = e->len;
-		if (unlikely(len == 0 || doff + (uint64_t)len > chunk_size)) {
+		if (unlikely(desc_len_bad(len, doff, chunk_size))) {
 			desc_bad_len(q, m);
 			bad_len++;
 			continue;
