@@ -408,7 +408,8 @@ posted_take(uint64_t *posted, uint64_t g)
 static __rte_always_inline int
 desc_len_bad(uint32_t len, uint16_t doff, uint64_t chunk_size)
 {
-	return len == 0 || doff + (uint64_t)len > chunk_size;
+	return unlikely(len == 0) ||
+		unlikely(doff + (uint64_t)len > chunk_size);
 }
 
 /*
@@ -431,7 +432,7 @@ desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 		return NULL;
 	}
 	q->nb_posted--;
-	if (unlikely(desc_len_bad(d->len, data, q->chunk_size))) {
+	if (desc_len_bad(d->len, data, q->chunk_size)) {
 		q->st.invalid_desc++;
 		*bad = 1;
 	}
@@ -632,13 +633,13 @@ rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
 		/* desc_take()'s rules, on the locals */
 		g = desc_granule(e->addr, buf_offset, &h);
 		if (unlikely(g >= nb_bits) || !posted_take(posted, g)) {
-			bad++;	/* not posted, or completed twice */
+			bad++;	/* not ours, not posted, or completed twice */
 			continue;
 		}
 		m = (struct rte_mbuf *)(base + h);
 		doff = (uint16_t)(e->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
 		len = e->len;
-		if (unlikely(desc_len_bad(len, doff, chunk_size))) {
+		if (desc_len_bad(len, doff, chunk_size)) {
 			desc_bad_len(q, m);
 			bad_len++;
 			continue;
