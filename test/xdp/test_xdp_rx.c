@@ -21,15 +21,18 @@
  * - the classic refill mode resets every posted header and delivers the
  *   same packets, counted in the same counters;
  * - in both modes, one burst of single frames, a chain, every kind of
- *   invalid descriptor and a partial frame gives the same mbufs, counters,
- *   posted bitmap and reclaimed buffers as frame by frame (the single
+ *   invalid descriptor and a partial frame gives exactly the mbufs,
+ *   counters, posted bits and reclaimed buffers the rules say (the single
  *   frames take the conversion's one-descriptor path, the rest the general
  *   one); the packet limit stops a burst exactly, also inside a run of
  *   single frames and before a chain; an over-long frame's tail is dropped
  *   at the start of the next call and never when no packet may be
- *   delivered.
+ *   delivered;
+ * - random descriptor streams (both modes, both pools, scatter on and off,
+ *   any packet limit, calls that see part of the ring) against a model of
+ *   the rules written frame by frame: every call as predicted.
  *
- * Cases can be named after the EAL's arguments (-- mixed tail).
+ * Cases can be named after the EAL's arguments (-- mixed tail model).
  */
 
 #include <inttypes.h>
@@ -572,6 +575,353 @@ test_tail(struct rte_mempool *mp)
 	return teardown(&q, mp);
 }
 
+/*
+ * The reference of mbufx_xdp_rx_convert(): its rules written plainly, frame
+ * by frame (the general path's order, every descriptor through one take),
+ * on a copy of the queue's posted bitmap, predicting every mbuf, counter,
+ * bit and reclaimed buffer of a call.
+ */
+struct model_pkt {
+	void *h[MBUFX_XDP_MAX_FRAGS];
+	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
+	uint32_t len[MBUFX_XDP_MAX_FRAGS];
+	unsigned int nseg;	/* segments of the mbuf */
+	uint32_t total;
+	uint64_t hash;		/* of the frame's bytes, before the call */
+};
+
+struct model {
+	uint64_t *posted;
+	uint32_t skip;
+	struct mbufx_xdp_rx_stats st;	/* deltas */
+	uint64_t attached, taken;
+	void *reclaimed[256];
+	unsigned int nb_reclaimed;
+	struct model_pkt pkt[64];
+	unsigned int nb;
+};
+
+static uint64_t
+fnv(uint64_t h, const uint8_t *p, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+#define FNV0 UINT64_C(0xcbf29ce484222325)
+
+static void *
+model_take(const struct mbufx_xdp_rxq *q, struct model *md,
+	   const struct xdp_desc *d, uint16_t *doff, int *bad)
+{
+	uint64_t off = d->addr & XSK_UNALIGNED_BUF_ADDR_MASK;
+	uint64_t data = d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+	uint64_t h, b;
+
+	if (off < q->buf_offset)
+		goto invalid;
+	h = off - q->buf_offset;
+	if (h >= q->umem_len || h % 64 != 0)
+		goto invalid;
+	b = h / 64;
+	if ((md->posted[b / 64] & (UINT64_C(1) << (b % 64))) == 0)
+		goto invalid;
+	md->posted[b / 64] &= ~(UINT64_C(1) << (b % 64));
+	md->taken++;
+	if (d->len == 0 || data + d->len > q->chunk_size) {
+		md->st.invalid_desc++;
+		*bad = 1;
+	}
+	*doff = (uint16_t)data;
+	return (void *)(q->base + h);
+invalid:
+	md->st.invalid_desc++;
+	*bad = 1;
+	return NULL;
+}
+
+static void
+model_reclaim(struct model *md, void *h)
+{
+	if (h != NULL && md->nb_reclaimed < RTE_DIM(md->reclaimed))
+		md->reclaimed[md->nb_reclaimed++] = h;
+}
+
+static uint32_t
+model_convert(const struct mbufx_xdp_rxq *q, struct model *md,
+	      const struct xdp_desc *d, uint32_t n, uint16_t nb_pkts)
+{
+	void *h[MBUFX_XDP_MAX_FRAGS];
+	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
+	struct model_pkt *p;
+	uint32_t i = 0, j, k, nseg, total;
+	int bad;
+
+	while (i < n && md->nb < nb_pkts) {
+		if (md->skip) {
+			bad = 0;
+			model_reclaim(md, model_take(q, md, &d[i], &doff[0],
+						     &bad));
+			if ((d[i].options & XDP_PKT_CONTD) == 0)
+				md->skip = 0;
+			i++;
+			continue;
+		}
+		for (j = i; j < n && (d[j].options & XDP_PKT_CONTD) != 0 &&
+		     j - i < MBUFX_XDP_MAX_FRAGS; j++)
+			;
+		if (j - i == MBUFX_XDP_MAX_FRAGS) {
+			j--;
+			md->skip = 1;
+		} else if (j == n) {
+			break;
+		}
+		nseg = j - i + 1;
+		bad = 0;
+		total = 0;
+		for (k = 0; k < nseg; k++) {
+			h[k] = model_take(q, md, &d[i + k], &doff[k], &bad);
+			total += d[i + k].len;
+		}
+		if (bad || md->skip) {
+			for (k = 0; k < nseg; k++)
+				model_reclaim(md, h[k]);
+			md->st.dropped++;
+			i += nseg;
+			continue;
+		}
+		p = &md->pkt[md->nb];
+		p->hash = FNV0;
+		for (k = 0; k < nseg; k++) {
+			p->h[k] = h[k];
+			p->doff[k] = doff[k];
+			p->len[k] = d[i + k].len;
+			p->hash = fnv(p->hash, RTE_PTR_ADD(h[k], q->buf_offset +
+							   doff[k]),
+				      d[i + k].len);
+		}
+		p->total = total;
+		i += nseg;
+		if (nseg == 1) {
+			p->nseg = 1;
+			md->st.hdr_lines++;
+			md->attached++;
+		} else if (total <= q->buf_len - doff[0] &&
+			   total <= UINT16_MAX) {
+			p->nseg = 1;
+			for (k = 1; k < nseg; k++)
+				model_reclaim(md, h[k]);
+			md->st.coalesced++;
+			md->st.hdr_lines++;
+			md->attached++;
+		} else if (!q->scatter) {
+			for (k = 0; k < nseg; k++)
+				model_reclaim(md, h[k]);
+			md->st.no_scatter++;
+			continue;
+		} else {
+			p->nseg = nseg;
+			md->st.chained++;
+			md->st.hdr_lines += 2 * nseg - 1;
+			md->attached += nseg;
+		}
+		md->st.packets++;
+		md->st.bytes += total;
+		md->nb++;
+	}
+	return i;
+}
+
+/* A delivered mbuf against the model's prediction. */
+static int
+model_pkt_check(const struct mbufx_xdp_rxq *q, const struct model_pkt *p,
+		const struct rte_mbuf *m, unsigned int k)
+{
+	const struct rte_mbuf *s = m;
+	uint64_t hash = FNV0;
+	const char *why;
+	unsigned int i;
+
+	CHECK(m == p->h[0], "packet %u: mbuf %p, want %p", k, (const void *)m,
+	      p->h[0]);
+	CHECK(rte_mbuf_check(m, 1, &why) == 0, "packet %u: %s", k, why);
+	CHECK(m->nb_segs == p->nseg && m->pkt_len == p->total &&
+	      m->port == q->port && m->ol_flags == 0 && m->packet_type == 0,
+	      "packet %u: nb_segs %u (%u) pkt_len %u (%u) port %u ol_flags %#"
+	      PRIx64, k, m->nb_segs, p->nseg, m->pkt_len, p->total, m->port,
+	      m->ol_flags);
+	for (i = 0; i < p->nseg; i++, s = s->next) {
+		CHECK(s == p->h[i] && s->data_off == p->doff[i] &&
+		      s->data_len == (p->nseg == 1 ? p->total : p->len[i]),
+		      "packet %u segment %u: data_off %u (%u) data_len %u", k,
+		      i, s->data_off, p->doff[i], s->data_len);
+		hash = fnv(hash, rte_pktmbuf_mtod(s, const uint8_t *),
+			   s->data_len);
+	}
+	CHECK(hash == p->hash, "packet %u: bytes differ", k);
+	return 0;
+}
+
+/* A length as the kernel, or a broken one, could report it. */
+static uint32_t
+model_len(uint32_t max)
+{
+	switch (rte_rand_max(16)) {
+	case 0: return 0;
+	case 1: return max + 1;
+	case 2: return (uint32_t)rte_rand();
+	case 3: return 1;
+	case 4: return max;
+	case 5: return max - 1;
+	case 6: return 1514;
+	case 7: return 60;
+	default: return 1 + (uint32_t)rte_rand_max(max);
+	}
+}
+
+/*
+ * Random descriptor streams, against the model: single frames (most), frames
+ * of several descriptors, over-long frames, buffers completed twice, foreign
+ * addresses, odd offsets and lengths, any packet limit, frames left in the
+ * ring for the next call; every call's mbufs, counters, posted bitmap and
+ * reclaimed buffers exactly as predicted.
+ */
+static int
+test_model(struct rte_mempool *mp, enum mbufx_xdp_refill_mode mode,
+	   int scatter)
+{
+	static struct xdp_desc d[160];
+	static uint64_t hist[64];
+	static struct model md;
+	struct mbufx_xdp_rx_stats st0;
+	struct mbufx_rx_stats rs0, rs;
+	struct mbufx_xdp_rxq q;
+	struct rte_mbuf *pkts[64];
+	uint32_t round, nd = 0, n, used, i, k, f, words, max;
+	uint32_t nb_hist = 0, spare0, mused;
+	uint64_t a, r, posted0;
+	uint16_t nb, nb_pkts;
+	uint8_t seed;
+
+	scribble(mp);
+	if (setup_mode(&q, mp, scatter, mode) != 0)
+		return -1;
+	words = (q.nb_bits + 63) / 64;
+	md.posted = malloc(words * sizeof(uint64_t));
+	CHECK(md.posted != NULL, "model bitmap");
+	max = q.chunk_size - MBUFX_XDP_HEADROOM;
+	for (round = 0; round < 4000; round++) {
+		k = 1 + rte_rand_max(40);
+		for (i = 0; i < k && nd + MBUFX_XDP_MAX_FRAGS + 4 < RTE_DIM(d);
+		     i++) {
+			r = rte_rand();
+			seed = (uint8_t)(r >> 56);
+			f = r % 64 == 13 ? 19 + (uint32_t)(r >> 8) % 3 :
+				r % 16 >= 8 && r % 16 <= 10 ?
+				2 + (uint32_t)(r >> 8) % 4 : 1;
+			while (f-- != 0) {
+				a = r % 16 == 11 && nb_hist != 0 ?
+					hist[rte_rand_max(RTE_MIN(nb_hist,
+						RTE_DIM(hist)))] :
+					r % 16 == 12 ? UINT64_MAX :
+					fk_fill_take(&q);
+				if (a == UINT64_MAX) {
+					/* anywhere, any offset bits */
+					d[nd].addr = rte_rand_max(q.umem_len +
+								  8192);
+					if ((r >> 20) % 2)
+						d[nd].addr &= ~UINT64_C(63);
+					d[nd].addr |= rte_rand() <<
+						XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+					d[nd].len = model_len(max);
+				} else {
+					hist[nb_hist++ % RTE_DIM(hist)] = a;
+					d[nd] = fk_rx_write(&q, a, 0, 0, 0);
+					d[nd].len = model_len(max);
+					fk_rx_write(&q, a, RTE_MIN(d[nd].len,
+								   max), 0,
+						    seed);
+					if ((r >> 24) % 8 == 0)
+						/* data elsewhere in the
+						 * buffer */
+						d[nd].addr = a | rte_rand_max(
+							q.chunk_size) <<
+							XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+				}
+				d[nd].options = f != 0 ? XDP_PKT_CONTD :
+					r % 16 >= 14 ? (uint32_t)(r >> 32) &
+					XDP_PKT_CONTD : 0;
+				nd++;
+			}
+		}
+		nb_pkts = rte_rand_max(8) == 0 ? 0 :
+			(uint16_t)(1 + rte_rand_max(RTE_DIM(pkts)));
+		if (nd > RTE_DIM(d) / 2 && nb_pkts == 0)
+			nb_pkts = 1;	/* drain */
+		/* a quarter of the calls see part of what is in (the receive
+		 * loop's batches end anywhere) */
+		n = rte_rand_max(4) == 0 ? (uint32_t)rte_rand_max(nd + 1) : nd;
+
+		/* the prediction, from the queue as it stands */
+		memset(&md.st, 0, sizeof(md.st));
+		memcpy(md.posted, q.posted, words * sizeof(uint64_t));
+		md.skip = q.contd_skip;
+		md.attached = md.taken = 0;
+		md.nb_reclaimed = md.nb = 0;
+		mused = model_convert(&q, &md, d, n, nb_pkts);
+
+		st0 = q.st;
+		posted0 = q.nb_posted;
+		spare0 = q.nb_spare;
+		CHECK_EQ(mbufx_rx_stats_get(q.rx, &rs0), 0, "stats");
+		nb = mbufx_xdp_rx_convert(&q, d, n, pkts, nb_pkts, &used);
+		CHECK(nb == md.nb && used == mused, "round %u: nb %u used %u, "
+		      "model %u and %u", round, nb, used, md.nb, mused);
+		for (i = 0; i < nb; i++)
+			if (model_pkt_check(&q, &md.pkt[i], pkts[i], i) != 0)
+				return -1;
+		CHECK_EQ(mbufx_rx_stats_get(q.rx, &rs), 0, "stats");
+#define MODEL_EQ(f) CHECK_EQ(q.st.f - st0.f, md.st.f, "round %u: " #f, round)
+		MODEL_EQ(packets);
+		MODEL_EQ(bytes);
+		MODEL_EQ(invalid_desc);
+		MODEL_EQ(dropped);
+		MODEL_EQ(no_scatter);
+		MODEL_EQ(chained);
+		MODEL_EQ(coalesced);
+		MODEL_EQ(hdr_lines);
+#undef MODEL_EQ
+		CHECK_EQ(rs.attached - rs0.attached, md.attached,
+			 "round %u: attached", round);
+		CHECK_EQ(posted0 - q.nb_posted, md.taken, "round %u: taken",
+			 round);
+		CHECK(memcmp(md.posted, q.posted, words * sizeof(uint64_t)) ==
+		      0, "round %u: posted bitmap", round);
+		CHECK(q.contd_skip == md.skip, "round %u: contd_skip", round);
+		CHECK(q.nb_spare - spare0 == md.nb_reclaimed &&
+		      memcmp(&q.spare[spare0], md.reclaimed,
+			     md.nb_reclaimed * sizeof(void *)) == 0,
+		      "round %u: reclaimed %u, model %u", round,
+		      q.nb_spare - spare0, md.nb_reclaimed);
+		rte_pktmbuf_free_bulk(pkts, nb);
+		memmove(d, &d[used], (nd - used) * sizeof(d[0]));
+		nd -= used;
+		mbufx_xdp_rxq_refill(&q);
+	}
+	free(md.posted);
+	printf("model (%s, scatter %d, room %u): %" PRIu64 " frames (%" PRIu64
+	       " chained, %" PRIu64 " coalesced), %" PRIu64 " invalid "
+	       "descriptors, %" PRIu64 " dropped, %" PRIu64 " without scatter\n",
+	       mode == MBUFX_XDP_REFILL_CLASSIC ? "classic" : "late", scatter,
+	       q.buf_len, q.st.packets, q.st.chained, q.st.coalesced,
+	       q.st.invalid_desc, q.st.dropped, q.st.no_scatter);
+	CHECK_EQ(posted_bits(&q), q.nb_posted, "posted bitmap");
+	return teardown(&q, mp);
+}
+
 static int
 test_refused(void)
 {
@@ -594,7 +944,7 @@ static int sel_argc;
 static char **sel_argv;
 
 /* Named after the EAL's arguments (mbufx-xdp-rx-test EAL... -- mixed
- * tail): only those cases run; none named: all. */
+ * model): only those cases run; none named: all. */
 static int
 want(const char *name)
 {
@@ -646,6 +996,13 @@ main(int argc, char **argv)
 	}
 	if (want("tail"))
 		test_tail(pkt);
+	if (want("model")) {
+		rte_srand(20261202);
+		test_model(pkt, MBUFX_XDP_REFILL_LATE, 1);
+		test_model(pkt, MBUFX_XDP_REFILL_CLASSIC, 0);
+		test_model(jumbo, MBUFX_XDP_REFILL_LATE, 0);
+		test_model(jumbo, MBUFX_XDP_REFILL_CLASSIC, 1);
+	}
 	if (want("refused"))
 		test_refused();
 	rte_mempool_free(pkt);
