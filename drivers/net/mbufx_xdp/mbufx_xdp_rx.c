@@ -374,7 +374,7 @@ reclaim(struct mbufx_xdp_rxq *q, void *handle)
 
 /*
  * The rules of a descriptor, once for desc_take() and the one-descriptor
- * loop of rx_convert() (which keeps the queue's fields in locals).
+ * loop of convert_singles() (which keeps the queue's fields in locals).
  *
  * desc_granule(): *h = the offset of the descriptor's handle in the region
  * (mbufx_rx_handle_from_offset() - base, from the queue's copy of the
@@ -487,59 +487,40 @@ frame_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, void **h,
 }
 
 /*
- * The tail of an over-long frame (contd_skip), n > 0 descriptors in: drop
- * descriptors up to the frame's last one, which clears contd_skip. Returns
- * the descriptors consumed (n when the frame's end is not in yet). No
- * packet is delivered, so the caller's limit of packets holds throughout.
+ * The receive completion step, frame by frame: any frame (one descriptor,
+ * several, the tail of an over-long one). The queue's counters are written
+ * once per call: the stores to out[] and the mbufs could alias q for the
+ * compiler, which would otherwise load and store each counter for every
+ * packet. Out of line: its stack arrays stay out of the one-descriptor
+ * loop's registers.
  */
-static uint32_t
-tail_drop(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n)
+static __rte_noinline uint16_t
+convert_general(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
+		uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
+		uint32_t *used)
 {
-	uint32_t i;
-	uint16_t doff;
-	void *h;
-	int bad;
-
-	for (i = 0; i < n && q->contd_skip; i++) {
-		bad = 0;
-		h = desc_take(q, &d[i], &doff, &bad);
-		if (h != NULL)
-			reclaim(q, h);
-		if ((d[i].options & XDP_PKT_CONTD) == 0)
-			q->contd_skip = 0;
-	}
-	return i;
-}
-
-/* What frames_multi() delivered. */
-struct multi_got {
-	uint32_t nb;		/* mbufs */
-	uint64_t bytes;		/* their bytes */
-};
-
-/*
- * Frames of several descriptors, the first at d[0] (XDP_PKT_CONTD), n
- * descriptors in, as long as such frames follow and fewer than room were
- * delivered: their mbufs to out[], counted in *got.
- * Returns the descriptors consumed: up to a frame of one descriptor, a
- * frame whose last descriptor is not in yet (0 when it is the first), or
- * the end of an over-long frame's tail as far as it is in. Out of line:
- * its stack arrays stay out of the one-descriptor loop's registers, and a
- * run of jumbo frames pays for one call.
- */
-static __rte_noinline uint32_t
-frames_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
-	     struct rte_mbuf **out, uint32_t room, struct multi_got *got)
-{
+	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(q->rx);
 	const struct xdp_desc *f = d, * const end = d + n;
 	void *h[MBUFX_XDP_MAX_FRAGS];
 	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
-	uint32_t j, k, nseg, total, nb = 0;
-	uint64_t sum = 0;
+	uint32_t j, k, nseg, total;
+	uint16_t nb = 0, singles = 0;
+	uint64_t bytes = 0;
 	struct rte_mbuf *m;
 	int bad;
 
-	while (f < end && nb < room && (f->options & XDP_PKT_CONTD) != 0) {
+	while (f < end && nb < nb_pkts) {
+		if (unlikely(q->contd_skip)) {
+			/* tail of an over-long frame: drop until its end */
+			bad = 0;
+			h[0] = desc_take(q, f, &doff[0], &bad);
+			if (h[0] != NULL)
+				reclaim(q, h[0]);
+			if ((f->options & XDP_PKT_CONTD) == 0)
+				q->contd_skip = 0;
+			f++;
+			continue;
+		}
 		for (j = 0; f + j < end && j < MBUFX_XDP_MAX_FRAGS; j++)
 			if ((f[j].options & XDP_PKT_CONTD) == 0)
 				break;
@@ -561,19 +542,38 @@ frames_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
 			frame_drop(q, h, nseg);
 			q->st.dropped++;
 			f += nseg;
-			f += tail_drop(q, f, end - f);
 			continue;
 		}
-		m = frame_multi(q, f, h, doff, nseg, total);
+		if (nseg == 1) {
+			singles++;
+			if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC) {
+				/* the header was reset at refill: the
+				 * received fields only, as net_af_xdp */
+				m = h[0];
+				m->data_off = doff[0];
+				m->pkt_len = total;
+				m->data_len = (uint16_t)total;
+				m->port = q->port;
+			} else {
+				m = mbufx_rx_attach_at_uncounted(&b, h[0],
+						doff[0], (uint16_t)total, 0, 0);
+			}
+		} else {
+			m = frame_multi(q, f, h, doff, nseg, total);
+		}
 		f += nseg;
 		if (m == NULL)
 			continue;
-		out[nb++] = m;
-		sum += total;
+		pkts[nb++] = m;
+		bytes += total;
 	}
-	got->nb = nb;
-	got->bytes = sum;
-	return f - d;
+	q->st.packets += nb;
+	q->st.bytes += bytes;
+	q->st.hdr_lines += singles;
+	if (singles != 0)
+		mbufx_rx_attached(q->rx, singles);
+	*used = f - d;
+	return nb;
 }
 
 /* A buffer taken by the one-descriptor loop whose length is bad. */
@@ -584,20 +584,17 @@ desc_bad_len(struct mbufx_xdp_rxq *q, void *handle)
 }
 
 /*
- * The receive completion step, for one refill mode (a constant: the loop is
- * compiled once per mode). Frames of one descriptor (what a NIC delivers
- * but for jumbo frames) take the loop below: desc_take()'s checks and the
- * attach on locals, the queue's fields read once, its counters written
- * once per call (every store to an mbuf could alias the queue for the
- * compiler, which would otherwise reload each field and load and store
- * each counter for every packet). Frames of several descriptors go
- * through frames_multi(), the tail of an over-long one through
- * tail_drop(): neither leaves contd_skip set but at the end of d[].
+ * The receive completion step for frames of one descriptor (what a NIC
+ * delivers but for jumbo frames), in one refill mode (a constant: the loop
+ * is compiled once per mode): desc_take()'s rules and the attach on locals,
+ * the queue's fields read once, its counters written once per call. At the
+ * first descriptor with XDP_PKT_CONTD, the rest of the call goes to
+ * convert_general().
  */
 static __rte_always_inline uint16_t
-rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
-	   struct rte_mbuf **pkts, uint16_t nb_pkts, uint32_t *used,
-	   const int classic)
+convert_singles(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
+		uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
+		uint32_t *used, const int classic)
 {
 	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(q->rx);
 	const uintptr_t base = q->base;
@@ -609,28 +606,17 @@ rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
 	const struct xdp_desc *e = d;
 	const struct xdp_desc * const d_end = d + n;
 	struct rte_mbuf **out = pkts, **const out_end = pkts + nb_pkts;
-	uint32_t multi = 0, bad = 0, bad_len = 0, len, k;
-	struct multi_got got;
+	uint32_t bad = 0, bad_len = 0, len, rest = 0;
 	uint64_t bytes = 0, h, g;
 	struct rte_mbuf *m;
-	uint16_t doff;
-	uint16_t nb;
+	uint16_t doff, nb, more = 0;
 
-	if (unlikely(q->contd_skip) && n != 0 && nb_pkts != 0)
-		e += tail_drop(q, d, n);
 	for (; e < d_end && out < out_end; e++) {
 		if (unlikely((e->options & XDP_PKT_CONTD) != 0)) {
-			k = frames_multi(q, e, d_end - e, out, out_end - out,
-					 &got);
-			if (k == 0)
-				break;
-			e += k - 1;
-			out += got.nb;
-			multi += got.nb;
-			bytes += got.bytes;
-			continue;
+			more = convert_general(q, e, d_end - e, out,
+					       out_end - out, &rest);
+			break;
 		}
-		/* desc_take()'s rules, on the locals */
 		g = desc_granule(e->addr, buf_offset, &h);
 		if (unlikely(g >= nb_bits) || !posted_take(posted, g)) {
 			bad++;	/* not ours, not posted, or completed twice */
@@ -660,19 +646,19 @@ rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint32_t n,
 	}
 	nb = (uint16_t)(out - pkts);
 	/* every descriptor of the loop that was a posted buffer: attached
-	 * (nb - multi) or dropped for its length */
-	q->nb_posted -= nb - multi + bad_len;
+	 * (nb) or dropped for its length */
+	q->nb_posted -= nb + bad_len;
 	if (unlikely(bad + bad_len != 0)) {
 		q->st.invalid_desc += bad + bad_len;
 		q->st.dropped += bad + bad_len;
 	}
 	q->st.packets += nb;
 	q->st.bytes += bytes;
-	q->st.hdr_lines += nb - multi;
-	if (nb != multi)
-		mbufx_rx_attached(q->rx, nb - multi);
-	*used = e - d;
-	return nb;
+	q->st.hdr_lines += nb;
+	if (nb != 0)
+		mbufx_rx_attached(q->rx, nb);
+	*used = (e - d) + rest;
+	return nb + more;
 }
 
 uint16_t
@@ -680,9 +666,13 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		     uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
 		     uint32_t *used)
 {
+	/* inside an over-long frame's tail, or jumbo frames first */
+	if (unlikely(q->contd_skip || (n != 0 &&
+				       (d->options & XDP_PKT_CONTD) != 0)))
+		return convert_general(q, d, n, pkts, nb_pkts, used);
 	if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC)
-		return rx_convert(q, d, n, pkts, nb_pkts, used, 1);
-	return rx_convert(q, d, n, pkts, nb_pkts, used, 0);
+		return convert_singles(q, d, n, pkts, nb_pkts, used, 1);
+	return convert_singles(q, d, n, pkts, nb_pkts, used, 0);
 }
 
 void
