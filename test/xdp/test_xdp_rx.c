@@ -782,6 +782,58 @@ model_len(uint32_t max)
 	}
 }
 
+/* Buffers completed before, kept for completing them again. */
+#define MODEL_HIST 64u
+
+/*
+ * One frame as test_model() gives it, at d[]; returns its descriptors.
+ * Shape: one descriptor (most; one in eight of those with XDP_PKT_CONTD
+ * set anyway, continued by whatever follows), 2 to 5 (3 in 16), or 19 to
+ * 21, more than a frame may have (1 in 64). Buffers: fresh from the fill
+ * ring (most), completed before (1 in 16: most of them completed twice),
+ * or any address with any offset bits (1 in 16, and when the fill ring is
+ * empty). Lengths: model_len(); one fresh buffer in eight has its data
+ * offset anywhere in the chunk.
+ */
+static uint32_t
+model_frame(struct mbufx_xdp_rxq *q, struct xdp_desc *d, uint32_t max,
+	    uint64_t *hist, uint32_t *nb_hist)
+{
+	const uint64_t r = rte_rand();
+	const uint8_t seed = (uint8_t)(r >> 56);
+	const uint32_t nseg = r % 64 == 13 ? 19 + (uint32_t)(r >> 8) % 3 :
+		r % 16 >= 8 && r % 16 <= 10 ? 2 + (uint32_t)(r >> 8) % 4 : 1;
+	uint32_t i;
+	uint64_t a;
+
+	for (i = 0; i < nseg; i++) {
+		if (r % 16 == 11 && *nb_hist != 0)
+			a = hist[rte_rand_max(RTE_MIN(*nb_hist, MODEL_HIST))];
+		else if (r % 16 == 12)
+			a = UINT64_MAX;
+		else
+			a = fk_fill_take(q);
+		d[i].len = model_len(max);
+		if (a == UINT64_MAX) {
+			d[i].addr = rte_rand_max(q->umem_len + 8192);
+			if ((r >> 20) % 2)
+				d[i].addr &= ~UINT64_C(63);
+			d[i].addr |= rte_rand() <<
+				XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+		} else {
+			hist[(*nb_hist)++ % MODEL_HIST] = a;
+			d[i].addr = fk_rx_write(q, a, RTE_MIN(d[i].len, max), 0,
+						seed).addr;
+			if ((r >> 24) % 8 == 0)
+				d[i].addr = a | rte_rand_max(q->chunk_size) <<
+					XSK_UNALIGNED_BUF_OFFSET_SHIFT;
+		}
+		d[i].options = i + 1 < nseg ? XDP_PKT_CONTD :
+			r % 16 >= 14 ? (uint32_t)(r >> 32) & XDP_PKT_CONTD : 0;
+	}
+	return nseg;
+}
+
 /*
  * Random descriptor streams, against the model: single frames (most), frames
  * of several descriptors, over-long frames, buffers completed twice, foreign
@@ -794,17 +846,16 @@ test_model(struct rte_mempool *mp, enum mbufx_xdp_refill_mode mode,
 	   int scatter)
 {
 	static struct xdp_desc d[160];
-	static uint64_t hist[64];
+	static uint64_t hist[MODEL_HIST];
 	static struct model md;
 	struct mbufx_xdp_rx_stats st0;
 	struct mbufx_rx_stats rs0, rs;
 	struct mbufx_xdp_rxq q;
 	struct rte_mbuf *pkts[64];
-	uint32_t round, nd = 0, n, used, i, k, f, words, max;
+	uint32_t round, nd = 0, n, used, i, k, words, max;
 	uint32_t nb_hist = 0, spare0, mused;
-	uint64_t a, r, posted0;
+	uint64_t posted0;
 	uint16_t nb, nb_pkts;
-	uint8_t seed;
 
 	scribble(mp);
 	if (setup_mode(&q, mp, scatter, mode) != 0)
@@ -816,47 +867,8 @@ test_model(struct rte_mempool *mp, enum mbufx_xdp_refill_mode mode,
 	for (round = 0; round < 4000; round++) {
 		k = 1 + rte_rand_max(40);
 		for (i = 0; i < k && nd + MBUFX_XDP_MAX_FRAGS + 4 < RTE_DIM(d);
-		     i++) {
-			r = rte_rand();
-			seed = (uint8_t)(r >> 56);
-			f = r % 64 == 13 ? 19 + (uint32_t)(r >> 8) % 3 :
-				r % 16 >= 8 && r % 16 <= 10 ?
-				2 + (uint32_t)(r >> 8) % 4 : 1;
-			while (f-- != 0) {
-				a = r % 16 == 11 && nb_hist != 0 ?
-					hist[rte_rand_max(RTE_MIN(nb_hist,
-						RTE_DIM(hist)))] :
-					r % 16 == 12 ? UINT64_MAX :
-					fk_fill_take(&q);
-				if (a == UINT64_MAX) {
-					/* anywhere, any offset bits */
-					d[nd].addr = rte_rand_max(q.umem_len +
-								  8192);
-					if ((r >> 20) % 2)
-						d[nd].addr &= ~UINT64_C(63);
-					d[nd].addr |= rte_rand() <<
-						XSK_UNALIGNED_BUF_OFFSET_SHIFT;
-					d[nd].len = model_len(max);
-				} else {
-					hist[nb_hist++ % RTE_DIM(hist)] = a;
-					d[nd] = fk_rx_write(&q, a, 0, 0, 0);
-					d[nd].len = model_len(max);
-					fk_rx_write(&q, a, RTE_MIN(d[nd].len,
-								   max), 0,
-						    seed);
-					if ((r >> 24) % 8 == 0)
-						/* data elsewhere in the
-						 * buffer */
-						d[nd].addr = a | rte_rand_max(
-							q.chunk_size) <<
-							XSK_UNALIGNED_BUF_OFFSET_SHIFT;
-				}
-				d[nd].options = f != 0 ? XDP_PKT_CONTD :
-					r % 16 >= 14 ? (uint32_t)(r >> 32) &
-					XDP_PKT_CONTD : 0;
-				nd++;
-			}
-		}
+		     i++)
+			nd += model_frame(&q, &d[nd], max, hist, &nb_hist);
 		nb_pkts = rte_rand_max(8) == 0 ? 0 :
 			(uint16_t)(1 + rte_rand_max(RTE_DIM(pkts)));
 		if (nd > RTE_DIM(d) / 2 && nb_pkts == 0)
