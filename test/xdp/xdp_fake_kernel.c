@@ -56,21 +56,33 @@ fk_rx_fini(struct mbufx_xdp_rxq *q)
 }
 
 int
-fk_rx_deliver(struct mbufx_xdp_rxq *q, uint32_t len, uint8_t seed)
+fk_rx_deliver_frame(struct mbufx_xdp_rxq *q, uint32_t frags, uint32_t len,
+		    uint8_t seed)
 {
-	struct mbufx_xdp_ring *r = &q->rxr;
-	uint32_t p = *r->producer;
+	struct mbufx_xdp_ring *r = &q->rxr, *f = &q->fill;
+	uint32_t p = *r->producer, i;
 	uint64_t fill;
 
-	if (p - __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE) >= r->size)
+	if (p - __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE) + frags >
+	    r->size)
 		return -ENOSPC;
-	fill = fk_fill_take(q);
-	if (fill == UINT64_MAX)
+	if (__atomic_load_n(f->producer, __ATOMIC_ACQUIRE) - *f->consumer <
+	    frags)
 		return -ENOENT;
-	((struct xdp_desc *)r->descs)[p & r->mask] =
-		fk_rx_write(q, fill, len, 0, seed);
-	__atomic_store_n(r->producer, p + 1, __ATOMIC_RELEASE);
+	for (i = 0; i < frags; i++) {
+		fill = fk_fill_take(q);
+		((struct xdp_desc *)r->descs)[(p + i) & r->mask] =
+			fk_rx_write(q, fill, len,
+				    i + 1 < frags ? XDP_PKT_CONTD : 0, seed);
+	}
+	__atomic_store_n(r->producer, p + frags, __ATOMIC_RELEASE);
 	return 0;
+}
+
+int
+fk_rx_deliver(struct mbufx_xdp_rxq *q, uint32_t len, uint8_t seed)
+{
+	return fk_rx_deliver_frame(q, 1, len, seed);
 }
 
 int

@@ -45,6 +45,11 @@ void fk_rx_fini(struct mbufx_xdp_rxq *q);
  * kernel does: 0, -ENOENT (fill ring empty) or -ENOSPC (RX ring full). */
 int fk_rx_deliver(struct mbufx_xdp_rxq *q, uint32_t len, uint8_t seed);
 
+/* The same for a frame of frags descriptors of len bytes each
+ * (XDP_PKT_CONTD on all but the last), all or nothing. */
+int fk_rx_deliver_frame(struct mbufx_xdp_rxq *q, uint32_t frags,
+		uint32_t len, uint8_t seed);
+
 /* ---- transmit ---- */
 
 #define FK_FRAMES 512		/* frames kept for checking */

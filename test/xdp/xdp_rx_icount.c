@@ -8,11 +8,15 @@
  * receive functions apart from everything else (devtools/bench-xdp.sh's A/B
  * runs it under callgrind: mbufx_xdp_rx_burst() inclusive, per packet).
  *
- *     mbufx-xdp-rx-icount EAL... -- late|classic PACKETS [BURST [free|io|echo]]
+ *     mbufx-xdp-rx-icount EAL... -- late|classic PACKETS [BURST
+ *                                   [free|io|echo [FRAGS]]]
  *
  * A 4096-entry fill and RX ring, 64-byte frames delivered BURST (1..32,
  * default 32) at a time and received in bursts of BURST (a port polled
- * faster than frames arrive sees bursts of one or two). free: the
+ * faster than frames arrive sees bursts of one or two). FRAGS (default 1,
+ * at most 18): frames of FRAGS descriptors of 1024 bytes each instead,
+ * received as mbuf chains (scatter on), for the conversion's multi-buffer
+ * path. free: the
  * application frees them (the default), so that every buffer goes around
  * the whole ring as on the real port. io: they go out again as testpmd's
  * io forwarding sends them to the other port, mbufx_xdp_tx_enqueue()
@@ -54,7 +58,7 @@ main(int argc, char **argv)
 	struct rte_mempool *mp;
 	struct mbufx_xdp_rxq q, q2;
 	struct mbufx_xdp_txq tq;
-	unsigned long n, burst = BURST, done = 0;
+	unsigned long n, burst = BURST, frags = 1, done = 0;
 	uint64_t t0, cycles = 0;
 	int ret, idle, i, mode, io = 0;
 	uint16_t nb, sent;
@@ -68,15 +72,19 @@ main(int argc, char **argv)
 	argv += ret;
 	if (argc >= 4)
 		burst = strtoul(argv[3], NULL, 0);
-	if (argc == 5)
+	if (argc >= 6)
+		frags = strtoul(argv[5], NULL, 0);
+	if (argc >= 5)
 		io = strcmp(argv[4], "io") == 0 ? 1 :
 			strcmp(argv[4], "echo") == 0 ? 2 :
 			strcmp(argv[4], "free") == 0 ? 0 : -1;
-	if (argc < 3 || argc > 5 || burst < 1 || burst > BURST || io < 0 ||
+	if (argc < 3 || argc > 6 || burst < 1 || burst > BURST || io < 0 ||
+	    frags < 1 || frags > MBUFX_XDP_MAX_FRAGS ||
 	    (strcmp(argv[1], "late") != 0 &&
 	     strcmp(argv[1], "classic") != 0)) {
 		printf("usage: mbufx-xdp-rx-icount EAL... -- late|classic N "
-		       "[BURST 1..%d [free|io|echo]]\n", BURST);
+		       "[BURST 1..%d [free|io|echo [FRAGS 1..%d]]]\n", BURST,
+		       MBUFX_XDP_MAX_FRAGS);
 		return 2;
 	}
 	mode = strcmp(argv[1], "classic") == 0 ? MBUFX_XDP_REFILL_CLASSIC :
@@ -90,6 +98,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	q.refill_mode = mode;
+	q.scatter = 1;
 	if (fk_rx_init(&q, RING) != 0) {
 		printf("FAIL: rings\n");
 		return 1;
@@ -107,7 +116,9 @@ main(int argc, char **argv)
 	}
 	while (done < n) {
 		for (i = 0; i < (int)burst; i++)
-			if (fk_rx_deliver(&q, 60, (uint8_t)i) != 0)
+			if (fk_rx_deliver_frame(&q, (uint32_t)frags,
+						frags == 1 ? 60 : 1024,
+						(uint8_t)i) != 0)
 				break;
 		t0 = rte_rdtsc_precise();
 		nb = mbufx_xdp_rx_burst(&q, pkts, (uint16_t)burst, &idle);

@@ -365,6 +365,46 @@ reclaim(struct mbufx_xdp_rxq *q, void *handle)
 }
 
 /*
+ * The rules of a descriptor, once for desc_take() and the one-descriptor
+ * loop of convert_singles() (which keeps the queue's fields in locals).
+ *
+ * desc_granule(): *h = the offset of the descriptor's handle in the region
+ * (mbufx_rx_handle_from_offset() - base, from the queue's copy of the
+ * buffer offset); returns its granule, rotated so that an address below
+ * buf_offset (wrapped), past the UMEM (umem_len is nb_bits granules) or not
+ * on a granule gives a value at or above nb_bits: one comparison.
+ */
+static __rte_always_inline uint64_t
+desc_granule(uint64_t addr, uint64_t buf_offset, uint64_t *h)
+{
+	*h = (addr & XSK_UNALIGNED_BUF_ADDR_MASK) - buf_offset;
+	return *h >> MBUFX_XDP_GRANULE_SHIFT |
+		*h << (64 - MBUFX_XDP_GRANULE_SHIFT);
+}
+
+/* Take granule g (below nb_bits) out of the posted set: 0 when it was not
+ * posted (never, or completed already). */
+static __rte_always_inline int
+posted_take(uint64_t *posted, uint64_t g)
+{
+	const uint64_t mask = UINT64_C(1) << (g % 64);
+	const uint64_t word = posted[g / 64];
+
+	if (unlikely((word & mask) == 0))
+		return 0;
+	posted[g / 64] = word & ~mask;
+	return 1;
+}
+
+/* A frame's bytes must be there and stay inside the chunk. */
+static __rte_always_inline int
+desc_len_bad(uint32_t len, uint16_t doff, uint64_t chunk_size)
+{
+	return unlikely(len == 0) ||
+		unlikely(doff + (uint64_t)len > chunk_size);
+}
+
+/*
  * Validate one descriptor and take its buffer out of the posted set.
  * Returns the handle, or NULL (counted) when the address is not a posted
  * buffer; *bad is set when the buffer is ours but offset or length are not.
@@ -373,34 +413,23 @@ static inline void *
 desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 	  int *bad)
 {
-	uint64_t off = d->addr & XSK_UNALIGNED_BUF_ADDR_MASK;
-	uint64_t data = d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT;
-	uint64_t h, b, m;
+	const uint16_t data =
+		(uint16_t)(d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
+	uint64_t h, g;
 
-	if (unlikely(off < q->buf_offset))
-		goto invalid;
-	/* the handle's offset in the region (mbufx_rx_handle_from_offset() -
-	 * base, from the queue's copy of the buffer offset) */
-	h = off - q->buf_offset;
-	if (unlikely(h >= q->umem_len ||
-		     (h & ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
-		goto invalid;
-	b = h >> MBUFX_XDP_GRANULE_SHIFT;
-	m = UINT64_C(1) << (b % 64);
-	if (unlikely((q->posted[b / 64] & m) == 0))
-		goto invalid;	/* not posted, or completed twice */
-	q->posted[b / 64] &= ~m;
+	g = desc_granule(d->addr, q->buf_offset, &h);
+	if (unlikely(g >= q->nb_bits) || !posted_take(q->posted, g)) {
+		q->st.invalid_desc++;
+		*bad = 1;
+		return NULL;
+	}
 	q->nb_posted--;
-	if (unlikely(d->len == 0 || data + d->len > q->chunk_size)) {
+	if (desc_len_bad(d->len, data, q->chunk_size)) {
 		q->st.invalid_desc++;
 		*bad = 1;
 	}
-	*doff = (uint16_t)data;
+	*doff = data;
 	return (void *)(q->base + h);
-invalid:
-	q->st.invalid_desc++;
-	*bad = 1;
-	return NULL;
 }
 
 static void
@@ -449,56 +478,65 @@ frame_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, void **h,
 	return mbufx_rx_attach_chain(q->rx, h, doff, len, nseg, 0, 0);
 }
 
-uint16_t
-mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
-		     uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
-		     uint32_t *used)
+/*
+ * The receive completion step, frame by frame: any frame (one descriptor,
+ * several, the tail of an over-long one). The queue's counters are written
+ * once per call: the stores to out[] and the mbufs could alias q for the
+ * compiler, which would otherwise load and store each counter for every
+ * packet. Out of line: its stack arrays stay out of the one-descriptor
+ * loop's registers.
+ */
+static __rte_noinline uint16_t
+convert_general(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
+		uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
+		uint32_t *used)
 {
 	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(q->rx);
+	const struct xdp_desc *f = d, * const end = d + n;
 	void *h[MBUFX_XDP_MAX_FRAGS];
 	uint16_t doff[MBUFX_XDP_MAX_FRAGS];
-	uint32_t i = 0, j, k, nseg, total;
+	uint32_t j, k, nseg, total;
 	uint16_t nb = 0, singles = 0;
 	uint64_t bytes = 0;
 	struct rte_mbuf *m;
 	int bad;
 
-	while (i < n && nb < nb_pkts) {
+	while (f < end && nb < nb_pkts) {
 		if (unlikely(q->contd_skip)) {
 			/* tail of an over-long frame: drop until its end */
 			bad = 0;
-			h[0] = desc_take(q, &d[i], &doff[0], &bad);
+			h[0] = desc_take(q, f, &doff[0], &bad);
 			if (h[0] != NULL)
 				reclaim(q, h[0]);
-			if ((d[i].options & XDP_PKT_CONTD) == 0)
+			if ((f->options & XDP_PKT_CONTD) == 0)
 				q->contd_skip = 0;
-			i++;
+			f++;
 			continue;
 		}
-		for (j = i; j < n && j - i < MBUFX_XDP_MAX_FRAGS; j++)
-			if ((d[j].options & XDP_PKT_CONTD) == 0)
+		for (j = 0; f + j < end && j < MBUFX_XDP_MAX_FRAGS; j++)
+			if ((f[j].options & XDP_PKT_CONTD) == 0)
 				break;
-		if (j - i == MBUFX_XDP_MAX_FRAGS) {
+		if (j == MBUFX_XDP_MAX_FRAGS) {
 			/* more fragments than a frame may have */
 			j--;
 			q->contd_skip = 1;
-		} else if (j == n) {
+		} else if (f + j == end) {
 			break;	/* the rest of the frame is not in yet */
 		}
-		nseg = j - i + 1;
+		nseg = j + 1;
 		bad = 0;
 		total = 0;
 		for (k = 0; k < nseg; k++) {
-			h[k] = desc_take(q, &d[i + k], &doff[k], &bad);
-			total += d[i + k].len;
+			h[k] = desc_take(q, &f[k], &doff[k], &bad);
+			total += f[k].len;
 		}
 		if (unlikely(bad || q->contd_skip)) {
 			frame_drop(q, h, nseg);
 			q->st.dropped++;
-			i += nseg;
+			f += nseg;
 			continue;
 		}
-		if (likely(nseg == 1)) {
+		if (nseg == 1) {
 			singles++;
 			if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC) {
 				/* the header was reset at refill: the
@@ -513,24 +551,120 @@ mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 						doff[0], (uint16_t)total, 0, 0);
 			}
 		} else {
-			m = frame_multi(q, &d[i], h, doff, nseg, total);
+			m = frame_multi(q, f, h, doff, nseg, total);
 		}
-		i += nseg;
+		f += nseg;
 		if (m == NULL)
 			continue;
 		pkts[nb++] = m;
 		bytes += total;
 	}
-	/* counted once per call: the stores to pkts[] and the mbufs could
-	 * alias q for the compiler, which would otherwise load and store each
-	 * counter for every packet */
 	q->st.packets += nb;
 	q->st.bytes += bytes;
 	q->st.hdr_lines += singles;
 	if (singles != 0)
 		mbufx_rx_attached(q->rx, singles);
-	*used = i;
+	*used = f - d;
 	return nb;
+}
+
+/* A buffer taken by the one-descriptor loop whose length is bad. */
+static __rte_noinline void
+desc_bad_len(struct mbufx_xdp_rxq *q, void *handle)
+{
+	reclaim(q, handle);
+}
+
+/*
+ * The receive completion step for frames of one descriptor (what a NIC
+ * delivers but for jumbo frames), in one refill mode (a constant: the loop
+ * is compiled once per mode): desc_take()'s rules and the attach on locals,
+ * the queue's fields read once, its counters written once per call. At the
+ * first descriptor with XDP_PKT_CONTD, the rest of the call goes to
+ * convert_general().
+ */
+static __rte_always_inline uint16_t
+convert_singles(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
+		uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
+		uint32_t *used, const int classic)
+{
+	const struct mbufx_rx_burst b = mbufx_rx_burst_begin(q->rx);
+	const uintptr_t base = q->base;
+	const uint64_t buf_offset = q->buf_offset;
+	const uint64_t nb_bits = q->nb_bits;
+	const uint64_t chunk_size = q->chunk_size;
+	uint64_t * const posted = q->posted;
+	const uint16_t port = q->port;
+	const struct xdp_desc *e = d;
+	const struct xdp_desc * const d_end = d + n;
+	struct rte_mbuf **out = pkts, **const out_end = pkts + nb_pkts;
+	uint32_t bad = 0, bad_len = 0, len, rest = 0;
+	uint64_t bytes = 0, h, g;
+	struct rte_mbuf *m;
+	uint16_t doff, nb, more = 0;
+
+	for (; e < d_end && out < out_end; e++) {
+		if (unlikely((e->options & XDP_PKT_CONTD) != 0)) {
+			more = convert_general(q, e, d_end - e, out,
+					       out_end - out, &rest);
+			break;
+		}
+		g = desc_granule(e->addr, buf_offset, &h);
+		if (unlikely(g >= nb_bits) || !posted_take(posted, g)) {
+			bad++;	/* not ours, not posted, or completed twice */
+			continue;
+		}
+		m = (struct rte_mbuf *)(base + h);
+		doff = (uint16_t)(e->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
+		len = e->len;
+		if (desc_len_bad(len, doff, chunk_size)) {
+			desc_bad_len(q, m);
+			bad_len++;
+			continue;
+		}
+		if (classic) {
+			/* the header was reset at refill: the received
+			 * fields only, as net_af_xdp */
+			m->data_off = doff;
+			m->pkt_len = len;
+			m->data_len = (uint16_t)len;
+			m->port = port;
+		} else {
+			mbufx_rx_attach_at_uncounted(&b, m, doff,
+						     (uint16_t)len, 0, 0);
+		}
+		*out++ = m;
+		bytes += len;
+	}
+	nb = (uint16_t)(out - pkts);
+	/* every descriptor of the loop that was a posted buffer: attached
+	 * (nb) or dropped for its length */
+	q->nb_posted -= nb + bad_len;
+	if (unlikely(bad + bad_len != 0)) {
+		q->st.invalid_desc += bad + bad_len;
+		q->st.dropped += bad + bad_len;
+	}
+	q->st.packets += nb;
+	q->st.bytes += bytes;
+	q->st.hdr_lines += nb;
+	if (nb != 0)
+		mbufx_rx_attached(q->rx, nb);
+	*used = (e - d) + rest;
+	return nb + more;
+}
+
+uint16_t
+mbufx_xdp_rx_convert(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
+		     uint32_t n, struct rte_mbuf **pkts, uint16_t nb_pkts,
+		     uint32_t *used)
+{
+	/* inside an over-long frame's tail, or jumbo frames first */
+	if (unlikely(q->contd_skip || (n != 0 &&
+				       (d->options & XDP_PKT_CONTD) != 0)))
+		return convert_general(q, d, n, pkts, nb_pkts, used);
+	if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC)
+		return convert_singles(q, d, n, pkts, nb_pkts, used, 1);
+	return convert_singles(q, d, n, pkts, nb_pkts, used, 0);
 }
 
 void
