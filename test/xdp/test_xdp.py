@@ -436,6 +436,16 @@ def io_unchanged(tp, topo, frames, what):
     check(st[0][0] == len(frames) and st[1][1] == len(frames), '%s: stats %s', what, st)
 
 
+def io_then_close(tp, topo, what):
+    """testpmd io forwards the standard sizes unchanged; then every mbuf is
+    back once the ports are closed, and testpmd quits cleanly."""
+    frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(STD_SIZES)]
+    io_unchanged(tp, topo, frames, what)
+    in_use = tp.pools_in_use()
+    tp.quit()
+    check(not any(in_use.values()), '%s: mbufs still out after close: %s', what, in_use)
+
+
 def testpmd_modes(env, kind, sizes, tp_args, mtu):
     """io, mac, csum, rxonly and txonly on the same traffic; returns the
     pools' in-use counts after close."""
@@ -633,15 +643,7 @@ def case_bad_pool(env):
         # every mbuf comes back
         tp = Testpmd(env, topo, pmd, ['--mp-alloc=anon'], extra_eal=['--iova-mode=pa'],
                      name='anon', pool='ring').ready()
-        tp.cmd_wait('set fwd io')
-        tp.cmd_wait('start')
-        frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(STD_SIZES)]
-        compare_frames(mode_traffic(topo, frames), frames, 'io on an anonymous pool')
-        tp.cmd_wait('stop', expect='Accumulated')
-        in_use = tp.pools_in_use()
-        tp.quit()
-        check(not any(in_use.values()), 'anonymous pool: mbufs still out after close: %s',
-              in_use)
+        io_then_close(tp, topo, 'io on an anonymous pool')
         # testpmd: an MTU above what the pool takes, asked at run time:
         # refused, and the port still forwards afterwards
         topo.set_mtu(9000)
@@ -651,14 +653,7 @@ def case_bad_pool(env):
         check(re.search(r'error|fail|invalid|take|max MTU', ans, re.I), 'MTU 9000 on 2K buffers '
               'without scatter accepted:\n%s', ans)
         tp.cmd_wait('port start 0', timeout=20)
-        tp.cmd_wait('set fwd io')
-        tp.cmd_wait('start')
-        frames = [udp_frame(topo, s, ident=i) for i, s in enumerate(STD_SIZES)]
-        compare_frames(mode_traffic(topo, frames), frames, 'io after a refused MTU')
-        tp.cmd_wait('stop', expect='Accumulated')
-        in_use = tp.pools_in_use()
-        tp.quit()
-        check(not any(in_use.values()), 'mbufs still out after close: %s', in_use)
+        io_then_close(tp, topo, 'io after a refused MTU')
 
 
 def case_malformed(env, kind='mbufx_xdp'):

@@ -56,42 +56,62 @@ pool_full(struct rte_mempool *mp)
 	return rte_mempool_avail_count(mp) == mp->size;
 }
 
-/* A pktmbuf pool populated from [base, base + half) and
- * [base + 2 * half, base + 3 * half): one object-free gap in between. */
+/* An empty pktmbuf pool of NB_MBUF buffers of ROOM bytes, ops ring_mp_mc:
+ * the caller populates it. */
 static struct rte_mempool *
-split_pool(void **mem)
+empty_pool(const char *name)
 {
 	struct rte_pktmbuf_pool_private priv = {
 		.mbuf_data_room_size = ROOM, .mbuf_priv_size = 0,
 	};
 	struct rte_mempool *mp;
-	unsigned int elt = sizeof(struct rte_mbuf) + ROOM;
-	size_t half = (size_t)(NB_MBUF / 2 + 8) * (elt + 64) + 65536;
-	char *m;
-	int n;
 
-	mp = rte_mempool_create_empty("xdpchk_split", NB_MBUF, elt, 0,
+	mp = rte_mempool_create_empty(name, NB_MBUF,
+				      sizeof(struct rte_mbuf) + ROOM, 0,
 				      sizeof(priv), SOCKET_ID_ANY, 0);
 	if (mp == NULL)
 		return NULL;
-	if (rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL) != 0)
-		goto fail;
+	if (rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL) != 0) {
+		rte_mempool_free(mp);
+		return NULL;
+	}
 	rte_pktmbuf_pool_init(mp, &priv);
-	m = rte_malloc(NULL, 3 * half, 4096);
-	if (m == NULL)
-		goto fail;
-	*mem = m;
-	n = rte_mempool_populate_virt(mp, m, half, 4096, NULL, NULL);
-	if (n <= 0)
-		goto fail;
-	n = rte_mempool_populate_virt(mp, m + 2 * half, half, 4096, NULL, NULL);
-	if (n <= 0 || mp->populated_size != mp->size)
-		goto fail;
+	return mp;
+}
+
+/* mp after its population (ok: every call succeeded): its mbufs
+ * initialised, or NULL and mp freed when it is not full. */
+static struct rte_mempool *
+pool_ready(struct rte_mempool *mp, int ok)
+{
+	if (!ok || mp->populated_size != mp->size) {
+		rte_mempool_free(mp);
+		return NULL;
+	}
 	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
 	return mp;
-fail:
-	rte_mempool_free(mp);
-	return NULL;
+}
+
+/* A pktmbuf pool populated from [base, base + half) and
+ * [base + 2 * half, base + 3 * half): one object-free gap in between. */
+static struct rte_mempool *
+split_pool(void **mem)
+{
+	unsigned int elt = sizeof(struct rte_mbuf) + ROOM;
+	size_t half = (size_t)(NB_MBUF / 2 + 8) * (elt + 64) + 65536;
+	struct rte_mempool *mp = empty_pool("xdpchk_split");
+	char *m;
+
+	if (mp == NULL)
+		return NULL;
+	m = rte_malloc(NULL, 3 * half, 4096);
+	if (m == NULL)
+		return pool_ready(mp, 0);
+	*mem = m;
+	return pool_ready(mp,
+		rte_mempool_populate_virt(mp, m, half, 4096, NULL, NULL) > 0 &&
+		rte_mempool_populate_virt(mp, m + 2 * half, half, 4096, NULL,
+					  NULL) > 0);
 }
 
 /* A pktmbuf pool in one range of an anonymous mapping (no EAL memory):
@@ -99,37 +119,22 @@ fail:
 static struct rte_mempool *
 anon_pool(void **mem, size_t *len)
 {
-	struct rte_pktmbuf_pool_private priv = {
-		.mbuf_data_room_size = ROOM, .mbuf_priv_size = 0,
-	};
-	struct rte_mempool *mp;
 	unsigned int elt = sizeof(struct rte_mbuf) + ROOM;
 	size_t sz = RTE_ALIGN_CEIL((size_t)(NB_MBUF + 8) * (elt + 64) + 65536,
 				   4096);
+	struct rte_mempool *mp = empty_pool("xdpchk_anon");
 	void *m;
 
-	mp = rte_mempool_create_empty("xdpchk_anon", NB_MBUF, elt, 0,
-				      sizeof(priv), SOCKET_ID_ANY, 0);
 	if (mp == NULL)
 		return NULL;
-	if (rte_mempool_set_ops_byname(mp, "ring_mp_mc", NULL) != 0)
-		goto fail;
-	rte_pktmbuf_pool_init(mp, &priv);
 	m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
 	if (m == MAP_FAILED)
-		goto fail;
+		return pool_ready(mp, 0);
 	*mem = m;
 	*len = sz;
-	if (rte_mempool_populate_iova(mp, m, RTE_BAD_IOVA, sz, NULL,
-				      NULL) <= 0 ||
-	    mp->populated_size != mp->size)
-		goto fail;
-	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
-	return mp;
-fail:
-	rte_mempool_free(mp);
-	return NULL;
+	return pool_ready(mp, rte_mempool_populate_iova(mp, m, RTE_BAD_IOVA,
+							sz, NULL, NULL) > 0);
 }
 
 /* Configure port 0 with one queue pair (mtu 0: the default) and set up its
@@ -150,6 +155,20 @@ try_rx(uint16_t port, struct rte_mempool *mp, uint16_t mtu, uint64_t rx_off)
 				      NULL, mp);
 }
 
+/* try_rx() at MTU 1500, a Tx queue, and start: 0 or the first error. */
+static int
+try_start(uint16_t port, struct rte_mempool *mp)
+{
+	int ret = try_rx(port, mp, 1500, 0);
+
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(port, 0, 256,
+					     rte_eth_dev_socket_id(port), NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	return ret;
+}
+
 /* Step what: mp is taken and the port starts; after a stop, queue 0 set up
  * again on other releases it, and every mbuf of mp is back. */
 static int
@@ -160,12 +179,7 @@ taken(uint16_t port, const char *what, struct rte_mempool *mp,
 
 	CHECK(mp != NULL && other != NULL, "%s: could not build the pool: %s",
 	      what, rte_strerror(rte_errno));
-	ret = try_rx(port, mp, 1500, 0);
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, 256,
-					     rte_eth_dev_socket_id(port), NULL);
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
+	ret = try_start(port, mp);
 	CHECK_EQ(ret, 0, "%s: refused or not started: %s", what,
 		 strerror(-ret));
 	ret = rte_eth_dev_stop(port);
@@ -206,12 +220,7 @@ control(uint16_t port, struct rte_mempool *mp)
 
 	CHECK(mp != NULL, "control: could not build the pool: %s",
 	      rte_strerror(rte_errno));
-	ret = try_rx(port, mp, 1500, 0);
-	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port, 0, 256,
-					     rte_eth_dev_socket_id(port), NULL);
-	if (ret == 0)
-		ret = rte_eth_dev_start(port);
+	ret = try_start(port, mp);
 	CHECK_EQ_GOTO(out, ret, 0, "control: a plain pool, MTU 1500, start: "
 		      "%s", strerror(-ret));
 	printf("%-58s ok\n", "control: a plain pool, MTU 1500, start");
