@@ -294,6 +294,10 @@ def run_callgrind(env, size, pool, seconds=3, extra=()):
     mbufx-l3fwd options."""
     if shutil.which('valgrind') is None:
         raise Skip('valgrind not found (Debian package valgrind)')
+    if 'LD_PRELOAD' in env.testpmd_env():
+        # valgrind cannot run an ASan binary, and a sanitizer build's counts
+        # are not the product's
+        raise Skip('a sanitizer build: its instruction counts are not the product\'s')
     jumbo = size > 1518
     tag = 'cg_%d_%s_%d' % (size, pool, env.nrun)
     sj, cg = env.path(tag + '.json'), env.path(tag + '.out')
