@@ -284,14 +284,9 @@ device_burst(struct sim *s)
 }
 
 /*
- * Not inlined: every mode runs the very same device and app code.
- * Keeping pace (the default): the device fills the burst the driver polls
- * next, just before the poll, each buffer a ring lap after it was posted;
- * the driver finds its descriptors freshly written back. Backlog
- * (s->backlog, an overloaded queue): the device fills every buffer as soon
- * as it is posted, the ring stays full and the driver polls descriptors
- * written a ring lap earlier. The driver's header accesses are the same in
- * both: only when the descriptors and frames were written changes.
+ * Not inlined: every mode runs the very same device and app code. Keeping
+ * pace: the burst the driver polls next; backlog (s->backlog): every
+ * buffer posted and not yet filled (the two regimes: top of the file).
  */
 static __rte_noinline void
 device_dma(struct sim *s)

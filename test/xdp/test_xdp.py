@@ -620,7 +620,8 @@ def case_bad_args(env):
 
 
 def case_bad_pool(env):
-    """Pools it must refuse (two ranges, external buffers, small room, MTU), anonymous memory taken."""
+    """Pools it must refuse (two ranges, external buffers, small room, MTU)
+    and one it must take (anonymous memory in one range)."""
     tool = os.path.join(env.build, 'test', 'xdp', 'mbufx-xdp-pool-check')
     if not os.access(tool, os.X_OK):
         raise Skip('%s is not built' % tool)

@@ -31,11 +31,12 @@
  * and turned into mbufs by mbufx_xdp_rx_convert(), writing each header once
  * (mbufx_rx_attach_at_uncounted with the burst state, counted once per
  * burst; mbufx_rx_attach_at / _chain for multi-buffer frames). Transmit: a
- * direct, unshared mbuf of this UMEM's pool goes out zero-copy, anything else is copied into bare buffers
- * of the pool; completions are matched by address (mbufx_xdp_tx.c) and the
- * buffers go to the paired Rx queue's recycle ring, from there into the fill
- * ring. Kicks: mbufx_xdp_tx_flush() (a short burst may wait tx_kick_us for
- * company; every poll of the Rx pair sends it when due).
+ * direct, unshared mbuf of this UMEM's pool goes out zero-copy, anything
+ * else is copied into bare buffers of the pool; completions are matched by
+ * address (mbufx_xdp_tx.c) and the buffers go to the paired Rx queue's
+ * recycle ring, from there into the fill ring. Kicks: mbufx_xdp_tx_flush()
+ * (a short burst may wait tx_kick_us for company; every poll of the Rx pair
+ * sends it when due).
  *
  * Teardown (stop, queue release, close): XSKMAP entries cleared, program
  * detached (its bpf_link closed), rings unmapped before close() (else the

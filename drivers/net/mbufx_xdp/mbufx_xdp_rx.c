@@ -479,6 +479,28 @@ frame_multi(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, void **h,
 }
 
 /*
+ * A one-descriptor frame's mbuf, not counted (the caller counts the burst
+ * with mbufx_rx_attached()). Classic refill reset the header when it
+ * posted the buffer: the received fields only, as net_af_xdp. Late attach:
+ * the whole first line, once.
+ */
+static __rte_always_inline struct rte_mbuf *
+attach_single(const struct mbufx_rx_burst *b, void *handle, uint16_t doff,
+	      uint32_t len, uint16_t port, const int classic)
+{
+	struct rte_mbuf *m = handle;
+
+	if (!classic)
+		return mbufx_rx_attach_at_uncounted(b, handle, doff,
+						    (uint16_t)len, 0, 0);
+	m->data_off = doff;
+	m->pkt_len = len;
+	m->data_len = (uint16_t)len;
+	m->port = port;
+	return m;
+}
+
+/*
  * The receive completion step, frame by frame: any frame (one descriptor,
  * several, the tail of an over-long one). The queue's counters are written
  * once per call: the stores to out[] and the mbufs could alias q for the
@@ -538,18 +560,9 @@ convert_general(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 		}
 		if (nseg == 1) {
 			singles++;
-			if (q->refill_mode == MBUFX_XDP_REFILL_CLASSIC) {
-				/* the header was reset at refill: the
-				 * received fields only, as net_af_xdp */
-				m = h[0];
-				m->data_off = doff[0];
-				m->pkt_len = total;
-				m->data_len = (uint16_t)total;
-				m->port = q->port;
-			} else {
-				m = mbufx_rx_attach_at_uncounted(&b, h[0],
-						doff[0], (uint16_t)total, 0, 0);
-			}
+			m = attach_single(&b, h[0], doff[0], total, q->port,
+					  q->refill_mode ==
+					  MBUFX_XDP_REFILL_CLASSIC);
 		} else {
 			m = frame_multi(q, f, h, doff, nseg, total);
 		}
@@ -622,18 +635,7 @@ convert_singles(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 			bad_len++;
 			continue;
 		}
-		if (classic) {
-			/* the header was reset at refill: the received
-			 * fields only, as net_af_xdp */
-			m->data_off = doff;
-			m->pkt_len = len;
-			m->data_len = (uint16_t)len;
-			m->port = port;
-		} else {
-			mbufx_rx_attach_at_uncounted(&b, m, doff,
-						     (uint16_t)len, 0, 0);
-		}
-		*out++ = m;
+		*out++ = attach_single(&b, m, doff, len, port, classic);
 		bytes += len;
 	}
 	nb = (uint16_t)(out - pkts);
