@@ -264,26 +264,26 @@ mbufx_xdp_rxq_max_frame(const struct mbufx_xdp_rxq *q, int sg)
 	return one;
 }
 
-static inline void
-bit_set(struct mbufx_xdp_rxq *q, const void *handle)
-{
-	uint64_t b = ((uintptr_t)handle - q->base) >> MBUFX_XDP_GRANULE_SHIFT;
-
-	q->posted[b / 64] |= UINT64_C(1) << (b % 64);
-}
-
-/* Post n buffers whose UMEM offsets are off[] into the fill ring. */
+/*
+ * Post n buffers whose UMEM offsets are off[] into the fill ring, each
+ * marked posted: the bit of its handle's granule, (off - buf_offset) / 64.
+ * The queue's fields are read once: the bitmap's 64-bit stores may alias
+ * them (the UMEM base is a 64-bit word too).
+ */
 static inline void
 fill_put(struct mbufx_xdp_rxq *q, uint32_t at, const uint64_t *off,
 	 uint32_t n)
 {
-	uint64_t *ring = q->fill.descs;
+	uint64_t *ring = q->fill.descs, *posted = q->posted;
+	const uint32_t mask = q->fill.mask;
+	const uint64_t bo = q->buf_offset;
+	uint64_t b;
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		ring[(at + i) & q->fill.mask] = off[i];
-		bit_set(q, mbufx_rx_handle_from_offset(q->rx, q->base,
-						       off[i]));
+		ring[(at + i) & mask] = off[i];
+		b = (off[i] - bo) >> MBUFX_XDP_GRANULE_SHIFT;
+		posted[b / 64] |= UINT64_C(1) << (b % 64);
 	}
 }
 

@@ -104,50 +104,48 @@ mbufx_xdp_txq_release(struct mbufx_xdp_txq *q)
 	q->nb_inflight = 0;
 }
 
-/* The buffer a completion address names, if it is in flight: one of its
- * descriptors completed. NULL: not a buffer of ours, or not yet all done. */
-static inline void *
-comp_take(struct mbufx_xdp_txq *q, uint64_t addr, int *known)
-{
-	uint64_t off = addr & XSK_UNALIGNED_BUF_ADDR_MASK, g;
-	const uint32_t bo = q->rxq->buf_offset;
-
-	*known = 0;
-	if (unlikely(off < bo || ((off - bo) &
-				 ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) != 0))
-		return NULL;
-	g = (off - bo) >> MBUFX_XDP_GRANULE_SHIFT;
-	if (unlikely(g >= q->nb_granules || q->pending[g] == 0))
-		return NULL;
-	*known = 1;
-	return --q->pending[g] == 0 ? granule_handle(q, g) : NULL;
-}
-
-/* Completed descriptors: their buffers to the Rx side, else the pool. */
+/*
+ * Completed descriptors: their buffers to the Rx side, else the pool. A
+ * completion address names a buffer in flight when, less the buffer
+ * offset, it is a granule boundary inside the UMEM whose pending count is
+ * not zero; one of that buffer's descriptors completed, and the buffer is
+ * free when the count drops to zero. Anything else is counted and ignored.
+ * The queue's fields are read once, into locals (the pending[] byte stores
+ * may alias anything: a field read in the loop would be loaded again per
+ * completion), and the counters are added once per drain.
+ */
 void
 mbufx_xdp_tx_complete(struct mbufx_xdp_txq *tq)
 {
 	struct mbufx_xdp_rxq *core = tq->rxq;
 	const uint64_t *ring = tq->cq.descs;
+	const uint32_t mask = tq->cq.mask, cons = tq->cq.cached_cons;
+	const uint64_t bo = core->buf_offset, nb_gran = tq->nb_granules;
+	const uintptr_t base = core->base;
+	uint8_t *pending = tq->pending;
 	uint32_t n = mbufx_xdp_cons_avail(&tq->cq), i, j, k, nh, sent;
+	uint64_t unknown = 0, off, g;
 	void *h[64];
-	void *x;
-	int known;
 
 	tq->comp_at = tq->tx.cached_prod;
 	for (i = 0; i < n; i += k) {
 		k = RTE_MIN(n - i, (uint32_t)RTE_DIM(h));
 		nh = 0;
 		for (j = 0; j < k; j++) {
-			x = comp_take(tq, ring[(tq->cq.cached_cons + i + j) &
-					       tq->cq.mask], &known);
-			if (unlikely(!known)) {
-				tq->st.comp_unknown++;
+			off = ring[(cons + i + j) & mask] &
+				XSK_UNALIGNED_BUF_ADDR_MASK;
+			/* below the offset wraps: beyond every granule */
+			g = (off - bo) >> MBUFX_XDP_GRANULE_SHIFT;
+			if (unlikely(((off - bo) &
+				      ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) !=
+				     0 || off < bo || g >= nb_gran ||
+				     pending[g] == 0)) {
+				unknown++;
 				continue;
 			}
-			tq->nb_inflight--;
-			if (x != NULL)
-				h[nh++] = x;
+			if (--pending[g] == 0)
+				h[nh++] = (void *)(base +
+					(g << MBUFX_XDP_GRANULE_SHIFT));
 		}
 		sent = rte_ring_sp_enqueue_burst(core->recycle, h, nh, NULL);
 		tq->st.recycled += sent;
@@ -156,8 +154,11 @@ mbufx_xdp_tx_complete(struct mbufx_xdp_txq *tq)
 			tq->st.to_pool += nh - sent;
 		}
 	}
-	if (n != 0)
+	if (n != 0) {
+		tq->nb_inflight -= n - unknown;
+		tq->st.comp_unknown += unknown;
 		mbufx_xdp_cons_release(&tq->cq, n);
+	}
 }
 
 static inline void
@@ -277,33 +278,95 @@ tx_drop(struct mbufx_xdp_txq *tq, struct rte_mbuf *m, uint64_t *why)
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * The common frame, one descriptor: a single direct, unshared segment of
+ * the pool, of 1 to chunk_size bytes, pkt_len equal to its data_len (the
+ * checks tx_zc_descs() and the malformed test make, for one segment).
+ * Takes the leading run of such frames in pkts[], at most room of them,
+ * with the queue's fields in locals and the counters added once; returns
+ * how many. The first other frame is the general loop's. The queue's
+ * fields are read once: the pending[] byte stores may alias anything, so
+ * a field read inside the loop would be loaded again for every frame.
+ */
+static inline uint16_t
+tx_singles(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts, uint16_t nb,
+	   uint32_t room)
+{
+	const struct mbufx_xdp_rxq *core = tq->rxq;
+	const struct rte_mempool *mp = core->mp;
+	const uintptr_t base = core->base;
+	const uint32_t chunk = core->chunk_size, mask = tq->tx.mask;
+	struct xdp_desc *ring = tq->tx.descs;
+	uint8_t *pending = tq->pending;
+	const uint32_t slot0 = tq->tx.cached_prod;
+	const uint32_t lim = RTE_MIN((uint32_t)nb, room);
+	uint64_t bytes = 0;
+	uint32_t i;
+
+	for (i = 0; i < lim; i++) {
+		const struct rte_mbuf *m = pkts[i];
+		const uint32_t len = m->data_len;
+		struct xdp_desc *d;
+
+		if (unlikely(m->next != NULL || m->pool != mp ||
+			     !RTE_MBUF_DIRECT(m) ||
+			     rte_mbuf_refcnt_read(m) != 1 ||
+			     len - 1 >= chunk || m->pkt_len != len))
+			break;
+		d = &ring[(slot0 + i) & mask];
+		d->addr = ((uintptr_t)m->buf_addr - base) |
+			((uint64_t)m->data_off <<
+			 XSK_UNALIGNED_BUF_OFFSET_SHIFT);
+		d->len = len;
+		d->options = 0;
+		pending[((uintptr_t)m - base) >> MBUFX_XDP_GRANULE_SHIFT]++;
+		bytes += len;
+	}
+	tq->tx.cached_prod = slot0 + i;
+	tq->nb_inflight += i;
+	tq->st.packets += i;
+	tq->st.zc += i;
+	tq->st.bytes += bytes;
+	return (uint16_t)i;
+}
+
 uint16_t
 mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts,
 		     uint16_t nb_pkts, uint32_t max_descs)
 {
 	const uint32_t chunk = tq->rxq->chunk_size;
 	uint32_t free_n, n, sum, used = 0;
-	uint16_t i;
+	uint16_t i = 0, k;
 	int fresh = 0;
 
 	/* completions in batches: their producer is a line the kernel writes */
 	if (tq->tx.cached_prod - tq->comp_at >= TX_COMP_BATCH)
 		mbufx_xdp_tx_complete(tq);
 	free_n = mbufx_xdp_prod_free(&tq->tx, nb_pkts);
-	for (i = 0; i < nb_pkts; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint32_t len = m->pkt_len;
+	for (;;) {
+		struct rte_mbuf *m;
+		uint32_t len;
 
+		k = tx_singles(tq, pkts + i, nb_pkts - i, free_n - used);
+		i += k;
+		used += k;
+		if (i == nb_pkts)
+			break;
+		/* one frame the fast loop did not take, then back to it */
+		m = pkts[i];
+		len = m->pkt_len;
 		n = tx_zc_descs(tq, m, &sum);
 		if (unlikely(sum != len || len == 0)) {
 			/* a malformed mbuf: its bytes cannot be known */
 			tx_drop(tq, m, &tq->st.malformed);
+			i++;
 			continue;
 		}
 		if (n == 0 || n > max_descs) {
 			n = likely(len <= chunk) ? 1 : (len + chunk - 1) / chunk;
 			if (n > max_descs) {
 				tx_drop(tq, m, &tq->st.too_many_segs);
+				i++;
 				continue;
 			}
 			n |= TX_COPY;
@@ -339,6 +402,7 @@ mbufx_xdp_tx_enqueue(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts,
 		used += n;
 		tq->st.packets++;
 		tq->st.bytes += len;
+		i++;
 	}
 	if (used != 0)
 		/* cached_prod already advanced: publish it */
