@@ -6,6 +6,7 @@ AF_XDP part of `make demo`.
 
     xdpbench.py bench BUILD OUT_JSON [--reps N] [--seconds S]
     xdpbench.py ab BUILD OUT_JSON [--reps N] [--seconds S] [--ref REF_BUILD]
+    xdpbench.py zc BUILD [--reps N]
     xdpbench.py demo BUILD [--seconds S]
 
 bench: one topology (xdpnet.Topo), a generator in host A (dpdk-testpmd
@@ -41,6 +42,11 @@ cycles inside the PMD's syscalls in those iterations (xstats
 tx_kick_cycles and kin, syscall_split()): in copy mode every Tx kick runs
 the kernel's copy of the frames on the forwarding core, a cost a
 zero-copy NIC does not put there.
+
+ab also times the same io path of both modes over the fake kernel playing a
+zero-copy NIC (mbufx-xdp-zc-bench, zc_ab(); zc runs that part alone): the
+PMD's own cycles per packet with no syscall and no kernel copy on the
+forwarding core, full bursts, the device's work untimed.
 
 demo: host A pings host B and sends UDP through mbufx-l3fwd on two
 net_mbufx_xdp ports, with live stats, for a bounded time.
@@ -375,7 +381,57 @@ def rx_icount(build, mode, packets=100000, burst=32, way='free'):
     return out
 
 
-def ab_rows(med, counts, own_pairs=(), io_counts=None):
+def zc_ab(build, reps=31, burst=32):
+    """Late attach against the classic refill in the PMD's io path, timed,
+    with the fake kernel playing a zero-copy NIC (mbufx-xdp-zc-bench: both
+    modes in one process, interleaved; the device's work untimed). Returns
+    {'late': {...}, 'classic': {...}, 'pairs': [...], 'note': str} with the
+    medians of the TSC cycles per packet in rx_burst, tx_enqueue and both,
+    or None without the program or EAL."""
+    import shutil
+    exe = os.path.join(build, 'test', 'xdp', 'mbufx-xdp-zc-bench')
+    if not os.path.exists(exe):
+        return None
+    rt = ['chrt', '-f', '50'] if (os.environ.get('MBUFX_BENCH_RT') == '1' and
+                                  shutil.which('chrt')) else []
+    lcore = str(max(0, (os.cpu_count() or 1) - 1))
+    eal = ['-l', lcore, '--no-pci', '--file-prefix=xdpzc_%d' % os.getpid(),
+           '--log-level=lib.eal:warning']
+    out = None
+    # hugepages when there are any (as a PMD runs), else 4 KiB pages
+    for mem in (['--huge-unlink'], ['--no-huge', '-m', '1024']):
+        p = subprocess.run(rt + [exe] + eal + mem + ['--', str(reps), str(burst), 'dma'],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if p.returncode == 0:
+            out = p.stdout.decode()
+            break
+    if out is None:
+        print('zc A/B: mbufx-xdp-zc-bench failed: %s' % p.stdout.decode()[-500:])
+        return None
+    runs = {}
+    head = ''
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 9 and f[0] == 'zc':
+            runs.setdefault(f[2], []).append({'rx': float(f[4]), 'tx': float(f[6]),
+                                              'hdr': float(f[8])})
+        elif line.startswith('zc:'):
+            head = line
+    if not runs.get('late') or not runs.get('classic'):
+        return None
+    res = {m: {k: round(median([r[k] for r in v]), 2) for k in ('rx', 'tx', 'hdr')}
+           for m, v in runs.items()}
+    for m, v in runs.items():
+        res[m]['sum'] = round(median([r['rx'] + r['tx'] for r in v]), 2)
+    # the same repetition's two runs are neighbours in time
+    res['pairs'] = [round((c['rx'] + c['tx']) / (l['rx'] + l['tx']), 3)
+                    for l, c in zip(runs['late'], runs['classic'])]
+    res['note'] = head
+    res['runs'] = runs
+    return res
+
+
+def ab_rows(med, counts, own_pairs=(), io_counts=None, zc=None):
     """The A/B in the report's row schema: late attach as "mbufx", classic
     refill as the baseline."""
     rows = []
@@ -398,6 +454,21 @@ def ab_rows(med, counts, own_pairs=(), io_counts=None):
             med['late']['syscall_cpp'], med['classic']['syscall_cpp'],
             note='share of the busy cycles: late %s, classic %s; the Tx copy of copy mode' %
                  (med['late']['syscall_share'], med['classic']['syscall_share']))
+    if zc:
+        row('zero-copy NIC, simulated (fake kernel): PMD cycles per packet '
+            '(rx_burst + tx_enqueue), 64 B, bursts of 32', 'cycles/pkt',
+            zc['late']['sum'], zc['classic']['sum'], target=1.10,
+            note='mbufx-xdp-zc-bench: the same driver code over a fake kernel whose device '
+                 'writes frames as DMA (non-temporal whole lines) and completes at once; '
+                 'device work and kick untimed; classic/late per repetition %s-%s' %
+                 (min(zc['pairs']), max(zc['pairs'])))
+        row('zero-copy NIC, simulated: rx_burst cycles per packet', 'cycles/pkt',
+            zc['late']['rx'], zc['classic']['rx'],
+            note='header lines written per packet: late %s, classic %s' %
+                 (zc['late']['hdr'], zc['classic']['hdr']))
+        row('zero-copy NIC, simulated: tx_enqueue cycles per packet', 'cycles/pkt',
+            zc['late']['tx'], zc['classic']['tx'],
+            note='the same code in both modes (completions, descriptors)')
     row('64 B rxonly: cycles per packet (rx_burst + free)', 'cycles/pkt',
         med['late']['rxonly_cpp'], med['classic']['rxonly_cpp'])
     row('64 B io: forwarded rate', 'Mpps', med['late']['mpps'], med['classic']['mpps'],
@@ -477,6 +548,12 @@ def ab(build, out, reps, seconds, ref=None):
         io_counts = {b: {m: rx_icount(build, m, burst=b, way='io') or {}
                          for m in ('late', 'classic')} for b in IO_BURSTS}
         print('io path per packet under callgrind, by burst size: %s' % io_counts)
+        zc = zc_ab(build)
+        if zc:
+            print('simulated zero-copy NIC, cycles per packet (rx_burst, tx_enqueue, both): '
+                  'late %s, classic %s; classic / late %.3f, per repetition %s' %
+                  (zc['late'], zc['classic'], zc['classic']['sum'] / zc['late']['sum'],
+                   zc['pairs']))
         ratio = (med['classic']['cpp'] / med['late']['cpp']
                  if med['late']['cpp'] and med['classic']['cpp'] else None)
         doc = {'bench': 'xdp_ab',
@@ -500,7 +577,8 @@ def ab(build, out, reps, seconds, ref=None):
                'own_cpp_ratio_per_rep': own_pairs,
                'rx_loop_per_packet_callgrind': counts,
                'io_path_per_packet_callgrind': io_counts,
-               'rows': ab_rows(med, counts, own_pairs, io_counts),
+               'zc_sim': zc,
+               'rows': ab_rows(med, counts, own_pairs, io_counts, zc),
                'runs': res}
         print('medians: %s; classic / late cycles per packet: %s (target >= 1.10)' %
               (med, '-' if ratio is None else '%.3f' % ratio))
@@ -741,7 +819,7 @@ def demo(build, seconds, strict=False):
 def main(argv):
     import argparse
     ap = argparse.ArgumentParser()
-    ap.add_argument('what', choices=('bench', 'ab', 'demo'))
+    ap.add_argument('what', choices=('bench', 'ab', 'zc', 'demo'))
     ap.add_argument('build')
     ap.add_argument('out', nargs='?')
     ap.add_argument('--reps', type=int, default=3)
@@ -755,6 +833,14 @@ def main(argv):
             return bench(a.build, a.out, a.reps, a.seconds)
         if a.what == 'ab':
             return ab(a.build, a.out, a.reps, a.seconds, a.ref)
+        if a.what == 'zc':
+            zc = zc_ab(a.build, reps=a.reps)
+            if zc is None:
+                return 1
+            print('late %s\nclassic %s\nclassic / late (rx_burst + tx_enqueue) %.3f, per '
+                  'repetition %s' % (zc['late'], zc['classic'],
+                                     zc['classic']['sum'] / zc['late']['sum'], zc['pairs']))
+            return 0
         return demo(a.build, a.seconds, a.strict)
     except Skip as e:
         print('%s: skipped: %s' % (a.what, e))

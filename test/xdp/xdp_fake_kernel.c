@@ -10,6 +10,12 @@
 
 #include "xdp_fake_kernel.h"
 
+#if defined(RTE_ARCH_X86)
+#include <emmintrin.h>
+#endif
+
+int fk_dma;
+
 uint64_t
 fk_fill_take(struct mbufx_xdp_rxq *q)
 {
@@ -27,9 +33,26 @@ fk_rx_write(struct mbufx_xdp_rxq *q, uint64_t fill, uint32_t len,
 		.options = opts,
 	};
 	uint8_t *p = (uint8_t *)(q->base + fill + MBUFX_XDP_HEADROOM);
-	uint32_t i;
+	uint32_t i = 0;
 
-	for (i = 0; i < len; i++)
+#if defined(RTE_ARCH_X86)
+	if (fk_dma && ((uintptr_t)p & 63) == 0) {
+		/* whole lines, streamed: a device writes a frame's lines */
+		uint8_t line[64] __rte_aligned(16);
+		uint32_t k;
+
+		for (; i < len; i += 64) {
+			for (k = 0; k < 64; k++)
+				line[k] = (uint8_t)(seed + i + k);
+			for (k = 0; k < 64; k += 16)
+				_mm_stream_si128((__m128i *)(p + i + k),
+					_mm_load_si128((const __m128i *)
+						       (line + k)));
+		}
+		_mm_sfence();	/* the frame before its descriptor */
+	}
+#endif
+	for (; i < len; i++)
 		p[i] = (uint8_t)(seed + i);
 	return d;
 }
@@ -124,7 +147,7 @@ frame_end(struct fk_tx *k)
 		for (i = 0; i < k->cur_descs && i < RTE_DIM(k->cur_addr) &&
 		     k->nb_owed < FK_OWED_MAX; i++)
 			k->owed[k->nb_owed++] = k->cur_addr[i];
-		if (!k->cur_bad && k->nb_frames < FK_FRAMES) {
+		if (!k->cur_bad && !k->dma && k->nb_frames < FK_FRAMES) {
 			k->data[k->nb_frames] = malloc(k->cur_len + 1);
 			memcpy(k->data[k->nb_frames], k->cur, k->cur_len);
 			k->len[k->nb_frames] = k->cur_len;
@@ -158,8 +181,10 @@ fk_tx_consume(struct fk_tx *k, uint32_t max)
 			k->invalid++;
 			k->cur_bad = 1;
 		} else {
-			memcpy(k->cur + k->cur_len,
-			       (const void *)(rq->base + base + off), d->len);
+			if (!k->dma)
+				memcpy(k->cur + k->cur_len,
+				       (const void *)(rq->base + base + off),
+				       d->len);
 			k->cur_len += d->len;
 		}
 		if ((d->options & XDP_PKT_CONTD) == 0)

@@ -32,6 +32,13 @@
 /* Take the next posted fill address, UINT64_MAX when the ring is empty. */
 uint64_t fk_fill_take(struct mbufx_xdp_rxq *q);
 
+/* How the device writes received frames: 0 (the default) with plain
+ * stores, as the kernel's copy in copy mode does; 1 whole lines with
+ * non-temporal stores, as a zero-copy NIC's DMA writes them: outside this
+ * core's caches (benchmarks; the frame's bytes are the same, the rest of
+ * its last line gets the pattern too). */
+extern int fk_dma;
+
 /* Write len bytes of pattern (seed + i) at fill + 256; the descriptor. */
 struct xdp_desc fk_rx_write(struct mbufx_xdp_rxq *q, uint64_t fill,
 		uint32_t len, uint32_t opts, uint8_t seed);
@@ -60,6 +67,9 @@ struct fk_tx {
 	struct mbufx_xdp_txq *q;
 	uint32_t seg_limit;	/* 0: none; else frames of more descriptors
 				 * are dropped without completion */
+	int dma;		/* 1: a zero-copy device's DMA reads the
+				 * frames: checked, not read through this
+				 * core's caches, none kept (benchmarks) */
 	uint64_t owed[FK_OWED_MAX];	/* completion addresses, consumption order */
 	uint32_t nb_owed;
 	/* the frame being reassembled */
