@@ -26,6 +26,19 @@
  * - a malformed mbuf (pkt_len not the sum of its data_len) is dropped and
  *   counted, never spins nor goes out;
  * - after teardown every buffer is back in its pool;
+ * - the enqueue's rule, frame by frame, for one call mixing every kind
+ *   of frame between good one-segment zero-copy ones (chains, the other
+ *   pool's, clones, refcnt 2, external buffers, empty segments, malformed,
+ *   empty, over the descriptor limit; one segment longer than a chunk in
+ *   the jumbo pool): the return, every counter, the indexes, every
+ *   descriptor (address and offset, length, XDP_PKT_CONTD), pending[] of
+ *   every granule, the pools and the caller's own references, the bytes
+ *   the kernel gets; room on the TX ring: a burst stops exactly at the
+ *   frame that does not fit, leaving the rest untouched, with one fresh
+ *   look at the ring per call; a copy without a buffer stops it too;
+ * - random bursts, room and completions against a model of that rule
+ *   written in the test: every call as predicted (seed printed,
+ *   MBUFX_XDP_TX_SEED to repeat one);
  * - the socket layer's choices without a socket: an MTU that needs
  *   multi-buffer is never bound without it (zero-copy without multi-buffer
  *   loses to copy with it; no bind at all when the kernel lacks
@@ -43,6 +56,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
+#include <rte_random.h>
 
 #include "mbufx_xdp_plan.h"
 #include "xdp_check.h"
@@ -1447,6 +1461,381 @@ out:
 	return ret;
 }
 
+/* ---- random bursts against the rule ---- */
+
+/*
+ * The enqueue written plainly, call by call: the queue's indexes, the
+ * completions it drains (at the start once TX_COMP_BATCH (32) descriptors
+ * went out since the last drain, and at a frame's fresh look), pending[]
+ * (sh), the UMEM pool's free buffers, and each frame's fate.
+ */
+struct model {
+	uint8_t *sh;
+	uint64_t inflight;
+	uint32_t prod, ccons, comp_at, cq_cons;
+	uint32_t recycle_free;
+	uint32_t avail;
+	struct mbufx_xdp_tx_stats st;	/* deltas of the call */
+	enum fate fate[32];
+	uint32_t n[32];
+};
+
+static void
+model_drain(const struct mbufx_xdp_txq *tq, struct model *md)
+{
+	const struct mbufx_xdp_rxq *rq = tq->rxq;
+	const uint64_t *cq = tq->cq.descs;
+	uint32_t end = *tq->cq.producer, nfreed = 0, r;
+	uint64_t off, g;
+
+	md->comp_at = md->prod;
+	for (; md->cq_cons != end; md->cq_cons++) {
+		off = cq[md->cq_cons & tq->cq.mask] &
+			XSK_UNALIGNED_BUF_ADDR_MASK;
+		g = (off - rq->buf_offset) >> MBUFX_XDP_GRANULE_SHIFT;
+		if (off < rq->buf_offset || g >= tq->nb_granules ||
+		    md->sh[g] == 0) {
+			md->st.comp_unknown++;
+			continue;
+		}
+		md->inflight--;
+		if (--md->sh[g] == 0)
+			nfreed++;
+	}
+	r = RTE_MIN(nfreed, md->recycle_free);
+	md->recycle_free -= r;
+	md->st.recycled += r;
+	md->st.to_pool += nfreed - r;
+	md->avail += nfreed - r;
+}
+
+/* Room from the cached consumer, re-read when it shows less than want. */
+static uint32_t
+model_free(const struct mbufx_xdp_txq *tq, struct model *md, uint32_t want)
+{
+	uint32_t f = tq->tx.size - (md->prod - md->ccons);
+
+	if (f >= want)
+		return f;
+	md->ccons = *tq->tx.consumer;
+	return tq->tx.size - (md->prod - md->ccons);
+}
+
+/* The frames the call takes. */
+static unsigned int
+model_enqueue(const struct mbufx_xdp_txq *tq, struct model *md,
+	      const struct rec *r, unsigned int nb, uint32_t maxd)
+{
+	uint32_t free_n, used = 0, n;
+	unsigned int i;
+	int fresh = 0;
+	enum fate f;
+
+	if (md->prod - md->comp_at >= 32)
+		model_drain(tq, md);
+	free_n = model_free(tq, md, nb);
+	for (i = 0; i < nb; i++) {
+		f = rule(&r[i], tq->rxq->chunk_size, maxd, &n);
+		md->fate[i] = f;
+		md->n[i] = n;
+		if (f == F_MALFORMED || f == F_TOOMANY) {
+			md->st.errors++;
+			if (f == F_MALFORMED)
+				md->st.malformed++;
+			else
+				md->st.too_many_segs++;
+			md->avail += r[i].mp_freed;
+			continue;
+		}
+		if (n > free_n - used) {
+			if (fresh)
+				break;
+			model_drain(tq, md);
+			free_n = used + model_free(tq, md, n);
+			fresh = 1;
+			if (n > free_n - used)
+				break;
+		}
+		if (f == F_COPY) {
+			if (md->avail < n) {
+				md->st.copy_nobuf++;
+				break;
+			}
+			md->avail += r[i].mp_freed - n;
+			md->st.copied++;
+		} else {
+			md->st.zc++;
+		}
+		md->prod += n;
+		md->inflight += n;
+		used += n;
+		md->st.packets++;
+		md->st.bytes += r[i].len;
+	}
+	return i;
+}
+
+/* A random frame: mostly one good segment of any length and offset. */
+static int
+model_frame(struct rec *r, struct rte_mempool *mp, struct rte_mempool *src,
+	    uint32_t chunk)
+{
+	const uint32_t room = rte_pktmbuf_data_room_size(mp);
+	const uint32_t sroom = rte_pktmbuf_data_room_size(src) -
+		RTE_PKTMBUF_HEADROOM;
+	const uint64_t x = rte_rand();
+	const uint8_t seed = (uint8_t)(x >> 56);
+	uint32_t sel = x % 64, len, nseg = 1, seg;
+	int doff = -1;
+	enum kind k = K_ZC;
+
+	seg = room - RTE_PKTMBUF_HEADROOM;
+	if (sel < 44) {
+		if ((x >> 8) % 8 == 0) {
+			doff = (int)((x >> 12) % (RTE_PKTMBUF_HEADROOM + 1));
+			seg = room - (uint32_t)doff;
+		}
+		switch ((x >> 20) % 8) {
+		case 0: len = 1; break;
+		case 1: len = seg; break;
+		case 2: len = RTE_MIN(seg, chunk - 256); break;
+		case 3: len = RTE_MIN(seg, chunk); break;
+		default: len = 1 + (uint32_t)((x >> 24) % seg); break;
+		}
+		if (len > FK_FRAME_MAX)
+			len = FK_FRAME_MAX;
+		return rec_build(r, K_ZC, mp, src, len, 1, doff, seed);
+	}
+	if (sel < 50) {		/* chains, some past the limits */
+		nseg = 2 + (uint32_t)(x >> 8) % 5;
+		len = nseg + (uint32_t)((x >> 16) %
+			RTE_MIN(nseg * (seg - 8), (uint32_t)FK_FRAME_MAX - nseg));
+	} else {
+		len = 1 + (uint32_t)((x >> 16) % RTE_MIN(seg, sroom));
+	}
+	switch (sel) {
+	case 50: case 51: k = K_FOREIGN; break;
+	case 52: k = K_FOREIGN; nseg = 2; len = RTE_MAX(len, 2u); break;
+	case 53: k = K_FCHAIN; len = RTE_MAX(len, 2u); break;
+	case 54: case 55: k = K_CLONE; break;
+	case 56: k = K_REF2; break;
+	case 57: k = K_EXT; break;
+	case 58: k = K_EMPTYSEG; break;
+	case 59: k = K_BADLEN; break;
+	case 60: k = K_SHORT; len = RTE_MAX(len, 2u); break;
+	case 61: k = K_EMPTY; len = 0; break;
+	default: break;
+	}
+	if (k == K_FOREIGN && nseg == 1)
+		len = RTE_MIN(len, sroom);
+	return rec_build(r, k, mp, src, len, nseg, -1, seed);
+}
+
+/* The frames the fake kernel got since the last look: the expected ones,
+ * in order, byte for byte. */
+struct model_fifo {
+	uint32_t len[1024];
+	uint8_t seed[1024];
+	uint32_t head, tail;
+};
+
+static int
+model_frames_check(struct model_fifo *q, uint32_t round)
+{
+	uint32_t j, i;
+
+	CHECK(fk.invalid == 0 && fk.seg_drops == 0, "round %u: %" PRIu64
+	      " invalid descriptors", round, fk.invalid);
+	for (j = 0; j < fk.nb_frames; j++, q->head++) {
+		CHECK(q->head != q->tail, "round %u: frame %u not sent", round,
+		      j);
+		i = q->head % RTE_DIM(q->len);
+		if (frame_check(j, q->len[i], q->seed[i]) != 0)
+			return -1;
+	}
+	frames_forget();
+	return 0;
+}
+
+/*
+ * Random bursts (1 to 32 frames, mostly good single segments, every other
+ * kind too), random room (the kernel consumes all, part or nothing),
+ * completions in random order or none, now and then lost, the recycle
+ * ring drained or not, the pool now and then almost dry; after every call
+ * its return, every counter, the indexes, comp_at, the cached consumer,
+ * every descriptor, pending[] of every granule, the pool's free count and
+ * the caller's frames exactly as the rule says. At the end every buffer
+ * is back.
+ */
+static int
+model_run(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
+	  struct rte_mempool *mp, struct rte_mempool *src, uint32_t rounds)
+{
+	static struct model_fifo fifo;
+	static const uint32_t maxds[] = { 1, 2, 4, 8, MBUFX_XDP_MAX_FRAGS };
+	struct mbufx_xdp_tx_stats st0;
+	struct rte_mbuf *pkts[32];
+	struct model md = { 0 };
+	struct rec r[32];
+	void **stash = NULL;
+	void *h[RING];
+	uint32_t round, nb, i, slot, maxd, nstash, lost = 0, exts, ext_want;
+	uint32_t stopped = 0;
+	unsigned int taken, want;
+	int ret = -1;
+
+	memset(&fifo, 0, sizeof(fifo));
+	md.sh = calloc(1, tq->nb_granules);
+	stash = calloc(mp->size, sizeof(*stash));
+	CHECK_GOTO(out, md.sh != NULL && stash != NULL, "model");
+	for (round = 0; round < rounds; round++) {
+		nb = 1 + (uint32_t)rte_rand_max(32);
+		maxd = maxds[rte_rand_max(RTE_DIM(maxds))];
+		for (i = 0; i < nb; i++) {
+			if (model_frame(&r[i], mp, src, rq->chunk_size) != 0)
+				break;
+			pkts[i] = r[i].m;
+		}
+		nb = i;
+		nstash = 0;
+		if (rte_rand_max(64) == 0) {	/* the pool almost dry */
+			nstash = rte_mempool_avail_count(mp);
+			nstash -= RTE_MIN(nstash, (uint32_t)rte_rand_max(4));
+			CHECK_GOTO(out, rte_mempool_get_bulk(mp, stash,
+							     nstash) == 0,
+				   "stash");
+		}
+		/* the prediction, from the queue as it stands */
+		memset(&md.st, 0, sizeof(md.st));
+		md.inflight = tq->nb_inflight;
+		md.prod = tq->tx.cached_prod;
+		md.ccons = tq->tx.cached_cons;
+		md.comp_at = tq->comp_at;
+		md.cq_cons = tq->cq.cached_cons;
+		md.recycle_free = rte_ring_free_count(rq->recycle);
+		md.avail = rte_mempool_avail_count(mp);
+		want = model_enqueue(tq, &md, r, nb, maxd);
+		stopped += want < nb;
+		for (ext_want = 0, i = 0; i < want; i++)
+			ext_want += r[i].kind == K_EXT && md.fate[i] != F_ZC;
+		st0 = tq->st;
+		slot = tq->tx.cached_prod;
+		exts = ext_freed;
+
+		taken = mbufx_xdp_tx_enqueue(tq, pkts, (uint16_t)nb, maxd);
+		CHECK_EQ_GOTO(out, taken, want, "round %u: taken of %u (max "
+			      "%u descriptors)", round, nb, maxd);
+		if (st_check(&st0, &tq->st, &md.st, "model") != 0)
+			goto out;
+		CHECK_GOTO(out, tq->tx.cached_prod == md.prod &&
+			   *tq->tx.producer == md.prod &&
+			   tq->tx.cached_cons == md.ccons &&
+			   tq->comp_at == md.comp_at &&
+			   tq->cq.cached_cons == md.cq_cons &&
+			   tq->nb_inflight == md.inflight, "round %u: producer"
+			   " %u/%u (%u), cached consumer %u (%u), comp_at %u "
+			   "(%u), completions drained to %u (%u), in flight %"
+			   PRIu64 " (%" PRIu64 ")", round, tq->tx.cached_prod,
+			   *tq->tx.producer, md.prod, tq->tx.cached_cons,
+			   md.ccons, tq->comp_at, md.comp_at,
+			   tq->cq.cached_cons, md.cq_cons, tq->nb_inflight,
+			   md.inflight);
+		CHECK_EQ_GOTO(out, rte_mempool_avail_count(mp), md.avail,
+			      "round %u: UMEM pool", round);
+		CHECK_EQ_GOTO(out, rte_ring_free_count(rq->recycle),
+			      md.recycle_free, "round %u: recycle ring", round);
+		CHECK_EQ_GOTO(out, ext_freed - exts, ext_want,
+			      "round %u: external buffers freed", round);
+		for (i = 0; i < taken; i++) {
+			if (md.fate[i] == F_ZC || md.fate[i] == F_COPY) {
+				if (descs_check(tq, &r[i], md.fate[i],
+						md.n[i], slot, md.sh, i) != 0)
+					goto out;
+				slot += md.n[i];
+				fifo.len[fifo.tail % RTE_DIM(fifo.len)] =
+					r[i].len;
+				fifo.seed[fifo.tail++ % RTE_DIM(fifo.len)] =
+					r[i].seed;
+			}
+			if (rec_taken(&r[i]) != 0)
+				goto out;
+		}
+		for (i = taken; i < nb; i++) {
+			if (rec_untouched(&r[i], "untaken") != 0)
+				goto out;
+			rec_free(&r[i]);
+		}
+		if (pending_check(tq, md.sh, "model") != 0)
+			goto out;
+		if (nstash != 0)
+			rte_mempool_put_bulk(mp, stash, nstash);
+
+		/* the kernel: consume nothing (half the rounds: the ring
+		 * fills), all or part; complete some,
+		 * in any order, or none; now and then lose one */
+		switch (rte_rand_max(8)) {
+		case 0: case 1: case 2: case 3: break;	/* the ring fills */
+		case 4: fk_tx_consume(&fk, RING); break;
+		default:
+			fk_tx_consume(&fk, (uint32_t)rte_rand_max(48));
+			break;
+		}
+		if (model_frames_check(&fifo, round) != 0)
+			goto out;
+		if (rte_rand_max(8) != 0)
+			for (i = (uint32_t)rte_rand_max(fk.nb_owed + 1); i > 0;
+			     i--)
+				if (fk_tx_complete_at(&fk, (uint32_t)
+					rte_rand_max(fk.nb_owed)) != 0)
+					break;
+		if (fk.nb_owed != 0 && rte_rand_max(256) == 0) {
+			fk_tx_lose_at(&fk, (uint32_t)rte_rand_max(fk.nb_owed));
+			lost++;
+		}
+		if (rte_rand_max(4) == 0)	/* the Rx side refills */
+			freed(rq, h, RTE_DIM(h));
+	}
+	/* everything completes but what was lost */
+	fk_tx_consume(&fk, RING);
+	if (model_frames_check(&fifo, round) != 0)
+		goto out;
+	while (fk.nb_owed != 0) {
+		fk_tx_complete_all(&fk, 0);
+		mbufx_xdp_tx_complete(tq);
+	}
+	mbufx_xdp_tx_complete(tq);
+	CHECK_EQ_GOTO(out, tq->nb_inflight, lost, "in flight at the end");
+	CHECK_EQ_GOTO(out, tq->st.comp_unknown, 0, "unknown completions");
+	printf("model (chunk %u): %u rounds, %" PRIu64 " frames (%" PRIu64
+	       " zero-copy, %" PRIu64 " copied), %" PRIu64 " malformed, %"
+	       PRIu64 " too many segments, %" PRIu64 " short of a buffer, %u "
+	       "completions lost; %u calls stopped short\n", rq->chunk_size,
+	       rounds, tq->st.packets,
+	       tq->st.zc, tq->st.copied, tq->st.malformed,
+	       tq->st.too_many_segs, tq->st.copy_nobuf, lost, stopped);
+	mbufx_xdp_txq_release(tq);
+	CHECK_EQ_GOTO(out, tq->st.comp_missing, lost, "missing at teardown");
+	ret = 0;
+out:
+	free(stash);
+	free(md.sh);
+	return ret;
+}
+
+static int
+test_model(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+	   struct rte_mempool *mp, struct rte_mempool *src)
+{
+	return model_run(rqp, tqp, mp, src, 16000);
+}
+
+static int
+test_model_jumbo(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+		 struct rte_mempool *mp, struct rte_mempool *src)
+{
+	return model_run(rqp, tqp, mp, src, 6000);
+}
+
 typedef int (*test_fn)(struct mbufx_xdp_rxq *, struct mbufx_xdp_txq *,
 		       struct rte_mempool *, struct rte_mempool *);
 
@@ -1470,6 +1859,7 @@ int
 main(int argc, char **argv)
 {
 	struct rte_mempool *mp, *src, *jumbo;
+	uint64_t seed;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGALRM, watchdog);
@@ -1498,6 +1888,12 @@ main(int argc, char **argv)
 	run("mixed", test_mixed, mp, src);
 	run("mixed_jumbo", test_mixed_jumbo, jumbo, src);
 	run("room", test_room, mp, src);
+	seed = getenv("MBUFX_XDP_TX_SEED") != NULL ?
+		strtoull(getenv("MBUFX_XDP_TX_SEED"), NULL, 0) : 20261202;
+	printf("model: seed %" PRIu64 " (MBUFX_XDP_TX_SEED)\n", seed);
+	rte_srand(seed);
+	run("model", test_model, mp, src);
+	run("model_jumbo", test_model_jumbo, jumbo, src);
 	rte_mempool_free(jumbo);
 	rte_mempool_free(mp);
 	rte_mempool_free(src);
