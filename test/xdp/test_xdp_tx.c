@@ -979,21 +979,24 @@ frames_forget(void)
 	fk.nb_frames = 0;
 }
 
-/* Put the ring's indexes n entries on (small frames sent and completed):
- * what follows wraps around the ring's end. */
+/* Put the ring's indexes n entries on (small chains of 4, sent and
+ * completed): what follows wraps around the ring's end, over entries that
+ * have XDP_PKT_CONTD set. */
 static int
 roll(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
      struct rte_mempool *mp, uint32_t n)
 {
 	struct rte_mbuf *pkts[RING];
 	void *h[RING];
-	uint32_t i;
+	uint32_t i, s, left;
 
-	for (i = 0; i < n; i++) {
-		pkts[i] = frame(mp, 60, 1, (uint8_t)i);
+	for (i = 0, left = n; left != 0; i++, left -= s) {
+		s = RTE_MIN(left, 4u);
+		pkts[i] = frame(mp, 15 * s, s, (uint8_t)i);
 		CHECK(pkts[i] != NULL, "frame");
 	}
-	CHECK_EQ(mbufx_xdp_tx_enqueue(tq, pkts, (uint16_t)n, 1), n, "taken");
+	CHECK_EQ(mbufx_xdp_tx_enqueue(tq, pkts, (uint16_t)i,
+				      MBUFX_XDP_MAX_FRAGS), i, "taken");
 	CHECK_EQ(fk_tx_consume(&fk, RING), n, "consumed");
 	fk_tx_complete_all(&fk, 0);
 	mbufx_xdp_tx_complete(tq);
