@@ -1687,8 +1687,8 @@ model_frames_check(struct model_fifo *q, uint32_t round)
 /*
  * Random bursts (1 to 32 frames, mostly good single segments, every other
  * kind too), random room (the kernel consumes all, part or nothing),
- * completions in random order or none, now and then lost, the recycle
- * ring drained or not, the pool now and then almost dry; after every call
+ * completions in random order or none, sometimes lost, the recycle
+ * ring drained or not, the pool sometimes almost dry; after every call
  * its return, every counter, the indexes, comp_at, the cached consumer,
  * every descriptor, pending[] of every granule, the pool's free count and
  * the caller's frames exactly as the rule says. At the end every buffer
@@ -1798,7 +1798,7 @@ model_run(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
 
 		/* the kernel: consume nothing (half the rounds: the ring
 		 * fills), all or part; complete some,
-		 * in any order, or none; now and then lose one */
+		 * in any order, or none; sometimes lose one */
 		switch (rte_rand_max(8)) {
 		case 0: case 1: case 2: case 3: break;	/* the ring fills */
 		case 4: fk_tx_consume(&fk, RING); break;
