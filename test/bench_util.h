@@ -19,7 +19,12 @@
 #define BENCH_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include <rte_atomic.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
 
 /* Never fewer repetitions than this, whatever MBUFX_BENCH_REPS says. */
 #define BENCH_REPS_MIN 5u
@@ -55,5 +60,28 @@ int bench_json_close(FILE *f, const char *path);
 void bench_json_variants(FILE *f, unsigned int nv, const char *const key[],
 		const double val[], const double *const runs[],
 		unsigned int nruns, int decimals);
+
+/*
+ * A timestamp that waits for the instructions before it to execute, not for
+ * their memory traffic: LFENCE, RDTSC, LFENCE on x86. rte_rdtsc_precise()
+ * fences with MFENCE, which waits until every store has drained and (on AMD
+ * Zen) every software prefetch has filled: a window would then be charged
+ * the full latency of the prefetches and store misses it started, which in
+ * a PMD run while the application works. Elsewhere rte_rdtsc_precise().
+ */
+static __rte_always_inline uint64_t
+bench_stamp(void)
+{
+#if defined(RTE_ARCH_X86)
+	uint64_t t;
+
+	rte_rmb();
+	t = rte_rdtsc();
+	rte_rmb();
+	return t;
+#else
+	return rte_rdtsc_precise();
+#endif
+}
 
 #endif /* BENCH_UTIL_H */

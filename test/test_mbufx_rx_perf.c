@@ -76,13 +76,13 @@
  * descriptors written a ring lap earlier, which the core's prefetchers
  * stream in. The header accesses are the same in both.
  *
- * Timed per burst: completion and refill windows (stamp() around each, the
- * measured cost of an empty window subtracted) = "rx path", the target row,
- * whose note splits it into the completion window and the rest (refill);
- * completion + app/tx + refill = "core total", for context. A stamp waits
- * for the window's instructions, not for the stores and prefetches they
- * started: those drain while the application runs, as they do in a PMD
- * (see stamp()).
+ * Timed per burst: completion and refill windows (bench_stamp() around
+ * each, the measured cost of an empty window subtracted) = "rx path", the
+ * target row, whose note splits it into the completion window and the
+ * rest (refill); completion + app/tx + refill = "core total", for context.
+ * A stamp waits for the window's instructions, not for the stores and
+ * prefetches they started: those drain while the application runs, as
+ * they do in a PMD (see bench_stamp() in bench_util.h).
  * The device step is the NIC's work and never counted. All modes run in one
  * process on the same pool, interleaved (order rotating per repetition),
  * each run after a 64 MiB write sweep (evicts L1/L2) and a warm-up of
@@ -304,31 +304,6 @@ device_dma(struct sim *s)
 	rte_mb();
 }
 
-/* ---- the clock ------------------------------------------------------------ */
-
-/*
- * A timestamp that waits for the instructions before it to execute, not for
- * their memory traffic: LFENCE, RDTSC, LFENCE on x86. rte_rdtsc_precise()
- * fences with MFENCE, which waits until every store has drained and (on AMD
- * Zen) every software prefetch has filled: a window would then be charged
- * the full latency of the prefetches and store misses it started, which in
- * a PMD run while the application works. Elsewhere rte_rdtsc_precise().
- */
-static __rte_always_inline uint64_t
-stamp(void)
-{
-#if defined(RTE_ARCH_X86)
-	uint64_t t;
-
-	rte_rmb();
-	t = rte_rdtsc();
-	rte_rmb();
-	return t;
-#else
-	return rte_rdtsc_precise();
-#endif
-}
-
 /* ---- the driver, three ways --------------------------------------------- */
 
 enum mode {
@@ -523,14 +498,14 @@ run_loop(struct sim *s, uint64_t pkts, int timed, const enum mode mode)
 
 	while (done < pkts) {
 		device_dma(s);
-		t0 = timed ? stamp() : 0;
+		t0 = timed ? bench_stamp() : 0;
 		n = rx_complete(s, burst, mode);
-		t1 = timed ? stamp() : 0;
+		t1 = timed ? bench_stamp() : 0;
 		app_tx(s, burst, n);
-		t2 = timed ? stamp() : 0;
+		t2 = timed ? bench_stamp() : 0;
 		while (s->tail + s->n - s->post >= BURST)
 			rx_refill(s, mode);
-		t3 = timed ? stamp() : 0;
+		t3 = timed ? bench_stamp() : 0;
 		if (timed && s->nwin < measure_pkts / BURST) {
 			/* the device step is the NIC's work: never counted */
 			rx = (int64_t)((t1 - t0) + (t3 - t2)) - 2 * s->overhead;
@@ -593,8 +568,8 @@ window_overhead(void)
 	unsigned int i, j;
 
 	for (i = 0; i < RTE_DIM(v); i++) {
-		t0 = stamp();
-		v[i] = stamp() - t0;
+		t0 = bench_stamp();
+		v[i] = bench_stamp() - t0;
 	}
 	/* median by partial selection sort: small array, run once */
 	for (i = 0; i <= RTE_DIM(v) / 2; i++)

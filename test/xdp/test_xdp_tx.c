@@ -109,38 +109,15 @@ pair_close(struct mbufx_xdp_rxq *rq, struct mbufx_xdp_txq *tq,
 	return 0;
 }
 
+static struct rte_mbuf *frame_at(struct rte_mempool *p0,
+		struct rte_mempool *p1, uint32_t len, uint32_t nseg,
+		uint8_t seed, int doff);
+
 /* A frame of len bytes (pattern seed + i) in nseg segments from pool. */
 static struct rte_mbuf *
 frame(struct rte_mempool *pool, uint32_t len, uint32_t nseg, uint8_t seed)
 {
-	struct rte_mbuf *head = NULL, *m;
-	uint32_t i, k, off = 0, part;
-	uint8_t *p;
-
-	for (i = 0; i < nseg; i++) {
-		part = i + 1 < nseg ? len / nseg : len - off;
-		m = rte_pktmbuf_alloc(pool);
-		if (m == NULL)
-			goto fail;
-		p = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)part);
-		if (p == NULL) {
-			rte_pktmbuf_free(m);
-			goto fail;
-		}
-		for (k = 0; k < part; k++)
-			p[k] = (uint8_t)(seed + off + k);
-		off += part;
-		if (head == NULL)
-			head = m;
-		else if (rte_pktmbuf_chain(head, m) != 0) {
-			rte_pktmbuf_free(m);
-			goto fail;
-		}
-	}
-	return head;
-fail:
-	rte_pktmbuf_free(head);
-	return NULL;
+	return frame_at(pool, pool, len, nseg, seed, -1);
 }
 
 /* Frame j the fake kernel received is len bytes of seed's pattern. */

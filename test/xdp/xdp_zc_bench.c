@@ -65,6 +65,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "bench_util.h"
 #include "xdp_fake_kernel.h"
 
 #define RING 4096
@@ -88,22 +89,6 @@ static struct side sides[2];
 static uint32_t win_rx[PKTS], win_tx[PKTS];
 static uint8_t *evict_buf;
 
-/* See the top: waits for the instructions before it, not their stores. */
-static inline uint64_t
-stamp(void)
-{
-#if defined(RTE_ARCH_X86)
-	uint64_t t;
-
-	rte_rmb();
-	t = rte_rdtsc();
-	rte_rmb();
-	return t;
-#else
-	return rte_rdtsc_precise();
-#endif
-}
-
 static int
 cmp_u32(const void *a, const void *b)
 {
@@ -120,9 +105,9 @@ empty_window(void)
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(w); i++) {
-		uint64_t t0 = stamp();
+		uint64_t t0 = bench_stamp();
 
-		w[i] = (uint32_t)(stamp() - t0);
+		w[i] = (uint32_t)(bench_stamp() - t0);
 	}
 	qsort(w, RTE_DIM(w), sizeof(w[0]), cmp_u32);
 	return w[RTE_DIM(w) / 2];
@@ -168,11 +153,11 @@ one_burst(struct side *s, unsigned int burst, uint32_t overhead,
 			break;
 	/* the DMA is complete before the poll: its stores drain here */
 	rte_mb();
-	t0 = stamp();
+	t0 = bench_stamp();
 	nb = mbufx_xdp_rx_burst(&s->q, pkts, (uint16_t)burst, &idle);
-	t1 = stamp();
+	t1 = bench_stamp();
 	sent = mbufx_xdp_tx_enqueue(&s->tq, pkts, nb, 1);
-	t2 = stamp();
+	t2 = bench_stamp();
 	fk_tx_consume(&s->fk, sent);
 	fk_tx_complete_all(&s->fk, 0);
 	if (sent < nb)
