@@ -366,21 +366,10 @@ reclaim(struct mbufx_xdp_rxq *q, void *handle)
 
 /*
  * The rules of a descriptor, once for desc_take() and the one-descriptor
- * loop of convert_singles() (which keeps the queue's fields in locals).
- *
- * desc_granule(): *h = the offset of the descriptor's handle in the region
- * (mbufx_rx_handle_from_offset() - base, from the queue's copy of the
- * buffer offset); returns its granule, rotated so that an address below
- * buf_offset (wrapped), past the UMEM (umem_len is nb_bits granules) or not
- * on a granule gives a value at or above nb_bits: one comparison.
+ * loop of convert_singles() (which keeps the queue's fields in locals):
+ * its granule (mbufx_xdp_addr_granule(), mbufx_xdp_rx.h), posted_take(),
+ * desc_len_bad().
  */
-static __rte_always_inline uint64_t
-desc_granule(uint64_t addr, uint64_t buf_offset, uint64_t *h)
-{
-	*h = (addr & XSK_UNALIGNED_BUF_ADDR_MASK) - buf_offset;
-	return *h >> MBUFX_XDP_GRANULE_SHIFT |
-		*h << (64 - MBUFX_XDP_GRANULE_SHIFT);
-}
 
 /* Take granule g (below nb_bits) out of the posted set: 0 when it was not
  * posted (never, or completed already). */
@@ -417,7 +406,7 @@ desc_take(struct mbufx_xdp_rxq *q, const struct xdp_desc *d, uint16_t *doff,
 		(uint16_t)(d->addr >> XSK_UNALIGNED_BUF_OFFSET_SHIFT);
 	uint64_t h, g;
 
-	g = desc_granule(d->addr, q->buf_offset, &h);
+	g = mbufx_xdp_addr_granule(d->addr, q->buf_offset, &h);
 	if (unlikely(g >= q->nb_bits) || !posted_take(q->posted, g)) {
 		q->st.invalid_desc++;
 		*bad = 1;
@@ -622,7 +611,7 @@ convert_singles(struct mbufx_xdp_rxq *q, const struct xdp_desc *d,
 					       out_end - out, &rest);
 			break;
 		}
-		g = desc_granule(e->addr, buf_offset, &h);
+		g = mbufx_xdp_addr_granule(e->addr, buf_offset, &h);
 		if (unlikely(g >= nb_bits) || !posted_take(posted, g)) {
 			bad++;	/* not ours, not posted, or completed twice */
 			continue;

@@ -190,6 +190,22 @@ void mbufx_xdp_rxq_restock(struct mbufx_xdp_rxq *q);
 uint16_t mbufx_xdp_rx_burst(struct mbufx_xdp_rxq *q, struct rte_mbuf **pkts,
 		uint16_t nb_pkts, int *idle);
 
+/*
+ * The granule of the buffer a descriptor or completion address names: *h
+ * is the offset of its handle in the UMEM (the masked address less
+ * buf_offset, the queue's copy of mbufx_rx_buf_offset()). Rotated, so that
+ * an address below buf_offset (wrapped), past the UMEM (nb_bits granules)
+ * or not on a granule gives a value at or above nb_bits: one comparison
+ * decides whether the address can name a buffer at all.
+ */
+static __rte_always_inline uint64_t
+mbufx_xdp_addr_granule(uint64_t addr, uint64_t buf_offset, uint64_t *h)
+{
+	*h = (addr & XSK_UNALIGNED_BUF_ADDR_MASK) - buf_offset;
+	return *h >> MBUFX_XDP_GRANULE_SHIFT |
+		*h << (64 - MBUFX_XDP_GRANULE_SHIFT);
+}
+
 /* Offset of a handle's buffer in the UMEM. */
 static inline uint64_t
 mbufx_xdp_umem_off(const struct mbufx_xdp_rxq *q, const void *handle)

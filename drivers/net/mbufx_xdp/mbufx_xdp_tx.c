@@ -75,10 +75,11 @@ granule_handle(const struct mbufx_xdp_txq *q, uint64_t g)
 	return (void *)(q->rxq->base + (g << MBUFX_XDP_GRANULE_SHIFT));
 }
 
+/* The granule of a buffer's handle, in the UMEM starting at base. */
 static inline uint64_t
-handle_granule(const struct mbufx_xdp_txq *q, const void *h)
+handle_granule(uintptr_t base, const void *h)
 {
-	return ((uintptr_t)h - q->rxq->base) >> MBUFX_XDP_GRANULE_SHIFT;
+	return ((uintptr_t)h - base) >> MBUFX_XDP_GRANULE_SHIFT;
 }
 
 void
@@ -106,10 +107,11 @@ mbufx_xdp_txq_release(struct mbufx_xdp_txq *q)
 
 /*
  * Completed descriptors: their buffers to the Rx side, else the pool. A
- * completion address names a buffer in flight when, less the buffer
- * offset, it is a granule boundary inside the UMEM whose pending count is
- * not zero; one of that buffer's descriptors completed, and the buffer is
- * free when the count drops to zero. Anything else is counted and ignored.
+ * completion address names a buffer in flight when its granule
+ * (mbufx_xdp_addr_granule(), the receive side's rule) has a pending count
+ * that is not zero; one of that buffer's descriptors completed, and the
+ * buffer is free when the count drops to zero. Anything else is counted
+ * and ignored.
  * The queue's fields are read once, into locals (the pending[] byte stores
  * may alias anything: a field read in the loop would be loaded again per
  * completion), and the counters are added once per drain.
@@ -124,33 +126,27 @@ mbufx_xdp_tx_complete(struct mbufx_xdp_txq *tq)
 	const uintptr_t base = core->base;
 	uint8_t *pending = tq->pending;
 	uint32_t n = mbufx_xdp_cons_avail(&tq->cq), i, j, k, nh, sent;
-	uint64_t unknown = 0, off, g;
-	void *h[64];
+	uint64_t unknown = 0, h, g;
+	void *hs[64];
 
 	tq->comp_at = tq->tx.cached_prod;
 	for (i = 0; i < n; i += k) {
-		k = RTE_MIN(n - i, (uint32_t)RTE_DIM(h));
+		k = RTE_MIN(n - i, (uint32_t)RTE_DIM(hs));
 		nh = 0;
 		for (j = 0; j < k; j++) {
-			off = ring[(cons + i + j) & mask] &
-				XSK_UNALIGNED_BUF_ADDR_MASK;
-			/* below the offset wraps: beyond every granule */
-			g = (off - bo) >> MBUFX_XDP_GRANULE_SHIFT;
-			if (unlikely(((off - bo) &
-				      ((1u << MBUFX_XDP_GRANULE_SHIFT) - 1)) !=
-				     0 || off < bo || g >= nb_gran ||
-				     pending[g] == 0)) {
+			g = mbufx_xdp_addr_granule(ring[(cons + i + j) & mask],
+						   bo, &h);
+			if (unlikely(g >= nb_gran || pending[g] == 0)) {
 				unknown++;
 				continue;
 			}
 			if (--pending[g] == 0)
-				h[nh++] = (void *)(base +
-					(g << MBUFX_XDP_GRANULE_SHIFT));
+				hs[nh++] = (void *)(base + h);
 		}
-		sent = rte_ring_sp_enqueue_burst(core->recycle, h, nh, NULL);
+		sent = rte_ring_sp_enqueue_burst(core->recycle, hs, nh, NULL);
 		tq->st.recycled += sent;
 		if (sent < nh) {
-			rte_mempool_put_bulk(core->mp, &h[sent], nh - sent);
+			rte_mempool_put_bulk(core->mp, &hs[sent], nh - sent);
 			tq->st.to_pool += nh - sent;
 		}
 	}
@@ -213,7 +209,7 @@ tx_zc(struct mbufx_xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
 		next = m->next;
 		off = (uintptr_t)m->buf_addr - core->base;
 		pos = m->data_off;
-		cnt = &tq->pending[handle_granule(tq, m)];
+		cnt = &tq->pending[handle_granule(core->base, m)];
 		for (left = m->data_len; left != 0; left -= piece) {
 			piece = RTE_MIN(left, core->chunk_size);
 			k++;
@@ -263,7 +259,7 @@ tx_copy(struct mbufx_xdp_txq *tq, struct rte_mbuf *m, uint32_t n)
 		}
 		tx_desc(tq, slot++, mbufx_xdp_umem_off(core, h[i]), piece,
 			i + 1 < n ? XDP_PKT_CONTD : 0);
-		tq->pending[handle_granule(tq, h[i])]++;
+		tq->pending[handle_granule(core->base, h[i])]++;
 		left -= piece;
 	}
 	rte_pktmbuf_free(m);
@@ -319,7 +315,7 @@ tx_singles(struct mbufx_xdp_txq *tq, struct rte_mbuf **pkts, uint16_t nb,
 			 XSK_UNALIGNED_BUF_OFFSET_SHIFT);
 		d->len = len;
 		d->options = 0;
-		pending[((uintptr_t)m - base) >> MBUFX_XDP_GRANULE_SHIFT]++;
+		pending[handle_granule(base, m)]++;
 		bytes += len;
 	}
 	tq->tx.cached_prod = slot0 + i;
