@@ -14,7 +14,8 @@
  * - a completion frees the buffer it names, whatever the order completions
  *   come in, and a buffer only once all its descriptors completed;
  * - completions the kernel never gives cost no transmit capacity, and the
- *   buffers come back at teardown;
+ *   buffers come back at teardown; addresses that name no buffer in
+ *   flight (bogus, or completed already) are counted and ignored;
  * - a zero-copy device's segment limit is honoured: no frame goes out with
  *   more descriptors than the limit (the device would drop it silently);
  * - a short burst's deferred kick goes out once its deadline passed, from
@@ -254,6 +255,53 @@ test_missing(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
 	mbufx_xdp_txq_release(tqp);
 	CHECK(tqp->st.comp_missing == lost, "%" PRIu64 " missing counted, %u "
 	      "lost", tqp->st.comp_missing, lost);
+	return 0;
+}
+
+/*
+ * Completion addresses that name no buffer in flight (below the buffer
+ * offset, off a granule, past the UMEM, a pool buffer never sent, one
+ * completed already) are counted and ignored: no buffer freed twice or
+ * early, the real completions around them still free theirs.
+ */
+static int
+test_unknown_completions(struct mbufx_xdp_rxq *rqp, struct mbufx_xdp_txq *tqp,
+			 struct rte_mempool *mp, struct rte_mempool *src)
+{
+	struct rte_mbuf *pkts[2], *idle;
+	uint64_t bogus[5], first;
+	void *h[8];
+	unsigned int i, n;
+
+	RTE_SET_USED(src);
+	for (i = 0; i < 2; i++) {
+		pkts[i] = frame(mp, 60, 1, (uint8_t)i);
+		CHECK(pkts[i] != NULL, "frame");
+	}
+	idle = rte_pktmbuf_alloc(mp);	/* of the pool, never sent */
+	CHECK(idle != NULL, "idle mbuf");
+	CHECK_EQ(mbufx_xdp_tx_enqueue(tqp, pkts, 2, max_descs(0, 0)), 2,
+		 "taken");
+	CHECK_EQ(fk_tx_consume(&fk, RING), 2, "consumed");
+	first = fk.owed[0];
+	bogus[0] = rqp->buf_offset - 64;
+	bogus[1] = first + 8;
+	bogus[2] = rqp->umem_len + rqp->buf_offset;
+	bogus[3] = mbufx_xdp_umem_off(rqp, idle);
+	CHECK_EQ(fk_tx_complete_at(&fk, 0), 0, "first completion");
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(fk_tx_complete_addr(&fk, bogus[i]), 0, "bogus %u", i);
+	bogus[4] = first;		/* the first buffer, again */
+	CHECK_EQ(fk_tx_complete_addr(&fk, bogus[4]), 0, "duplicate");
+	CHECK_EQ(fk_tx_complete_at(&fk, 0), 0, "second completion");
+	mbufx_xdp_tx_complete(tqp);
+	CHECK_EQ(tqp->st.comp_unknown, 5, "unknown completions");
+	CHECK_EQ(tqp->nb_inflight, 0, "descriptors in flight");
+	n = freed(rqp, h, RTE_DIM(h));
+	CHECK_EQ(n, 2, "buffers freed");
+	CHECK(h[0] != (void *)idle && h[1] != (void *)idle && h[0] != h[1],
+	      "a buffer freed that was not sent, or twice");
+	rte_pktmbuf_free(idle);
 	return 0;
 }
 
@@ -558,6 +606,7 @@ main(int argc, char **argv)
 	run("basic", test_basic, mp, src);
 	run("out_of_order", test_out_of_order, mp, src);
 	run("missing", test_missing, mp, src);
+	run("unknown_completions", test_unknown_completions, mp, src);
 	run("seg_limit", test_seg_limit, mp, src);
 	run("malformed", test_malformed, mp, src);
 	run("kick", test_kick, mp, src);

@@ -49,7 +49,6 @@ fk_rx_write(struct mbufx_xdp_rxq *q, uint64_t fill, uint32_t len,
 					_mm_load_si128((const __m128i *)
 						       (line + k)));
 		}
-		_mm_sfence();	/* the frame before its descriptor */
 	}
 #endif
 	for (; i < len; i++)
@@ -147,7 +146,7 @@ frame_end(struct fk_tx *k)
 		for (i = 0; i < k->cur_descs && i < RTE_DIM(k->cur_addr) &&
 		     k->nb_owed < FK_OWED_MAX; i++)
 			k->owed[k->nb_owed++] = k->cur_addr[i];
-		if (!k->cur_bad && !k->dma && k->nb_frames < FK_FRAMES) {
+		if (!k->cur_bad && !fk_dma && k->nb_frames < FK_FRAMES) {
 			k->data[k->nb_frames] = malloc(k->cur_len + 1);
 			memcpy(k->data[k->nb_frames], k->cur, k->cur_len);
 			k->len[k->nb_frames] = k->cur_len;
@@ -181,7 +180,7 @@ fk_tx_consume(struct fk_tx *k, uint32_t max)
 			k->invalid++;
 			k->cur_bad = 1;
 		} else {
-			if (!k->dma)
+			if (!fk_dma)
 				memcpy(k->cur + k->cur_len,
 				       (const void *)(rq->base + base + off),
 				       d->len);
@@ -198,19 +197,29 @@ fk_tx_consume(struct fk_tx *k, uint32_t max)
 }
 
 int
-fk_tx_complete_at(struct fk_tx *k, uint32_t i)
+fk_tx_complete_addr(struct fk_tx *k, uint64_t addr)
 {
 	struct mbufx_xdp_ring *r = &k->q->cq;
 	uint32_t p = *r->producer;
 
-	if (i >= k->nb_owed)
-		return -ENOENT;
 	if (p - __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE) >= r->size)
 		return -ENOSPC;
-	((uint64_t *)r->descs)[p & r->mask] = k->owed[i];
+	((uint64_t *)r->descs)[p & r->mask] = addr;
 	__atomic_store_n(r->producer, p + 1, __ATOMIC_RELEASE);
-	fk_tx_lose_at(k, i);
 	return 0;
+}
+
+int
+fk_tx_complete_at(struct fk_tx *k, uint32_t i)
+{
+	int ret;
+
+	if (i >= k->nb_owed)
+		return -ENOENT;
+	ret = fk_tx_complete_addr(k, k->owed[i]);
+	if (ret == 0)
+		fk_tx_lose_at(k, i);
+	return ret;
 }
 
 uint32_t

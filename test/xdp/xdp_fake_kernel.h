@@ -32,11 +32,13 @@
 /* Take the next posted fill address, UINT64_MAX when the ring is empty. */
 uint64_t fk_fill_take(struct mbufx_xdp_rxq *q);
 
-/* How the device writes received frames: 0 (the default) with plain
- * stores, as the kernel's copy in copy mode does; 1 whole lines with
- * non-temporal stores, as a zero-copy NIC's DMA writes them: outside this
- * core's caches (benchmarks; the frame's bytes are the same, the rest of
- * its last line gets the pattern too). */
+/* How the device moves frames: 0 (the default) through this core's caches,
+ * as the kernel's copy in copy mode does (plain stores on receive, frames
+ * read and kept on transmit); 1 as a zero-copy NIC's DMA: received frames
+ * written in whole lines with non-temporal stores, outside this core's
+ * caches (the rest of the last line gets the pattern too), transmitted
+ * frames checked but not read nor kept (benchmarks; the caller fences
+ * before the poll). */
 extern int fk_dma;
 
 /* Write len bytes of pattern (seed + i) at fill + 256; the descriptor. */
@@ -67,9 +69,6 @@ struct fk_tx {
 	struct mbufx_xdp_txq *q;
 	uint32_t seg_limit;	/* 0: none; else frames of more descriptors
 				 * are dropped without completion */
-	int dma;		/* 1: a zero-copy device's DMA reads the
-				 * frames: checked, not read through this
-				 * core's caches, none kept (benchmarks) */
 	uint64_t owed[FK_OWED_MAX];	/* completion addresses, consumption order */
 	uint32_t nb_owed;
 	/* the frame being reassembled */
@@ -98,6 +97,10 @@ uint32_t fk_tx_consume(struct fk_tx *k, uint32_t max);
 /* Give the completion owed at index i (0 = the oldest); 0 or -ENOSPC when
  * the completion ring is full, -ENOENT when nothing is owed there. */
 int fk_tx_complete_at(struct fk_tx *k, uint32_t i);
+
+/* Put any address on the completion ring, owed or not (a kernel that
+ * completes what it was never given, or twice): 0 or -ENOSPC. */
+int fk_tx_complete_addr(struct fk_tx *k, uint64_t addr);
 
 /* Give every owed completion, oldest first (reverse: newest first), as far
  * as the completion ring takes them; returns how many. */

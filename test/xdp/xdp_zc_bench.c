@@ -37,8 +37,8 @@
  * core's caches. The RX descriptors are plain stores either way, as the
  * kernel's driver writes them. Then rx_burst and tx_enqueue are timed,
  * then the device consumes the TX ring and completes every descriptor
- * (untimed: the NIC's work; its DMA reads no frame through this core's
- * caches). The kick (sendto) is the kernel's business and not called.
+ * (untimed: the NIC's work; dma reads no frame through this core's
+ * caches, plain reads them as the kernel's copy does). The kick (sendto) is the kernel's business and not called.
  * Timestamps wait for a window's instructions, not for its stores and
  * prefetches (LFENCE, RDTSC, LFENCE): those drain while the application
  * runs, as in a PMD. The cost of an empty window is subtracted.
@@ -221,8 +221,6 @@ side_init(struct side *s, struct rte_mempool *mp, const char *name,
 	    mbufx_xdp_txq_init(&s->tq, &s->q2, RING, SOCKET_ID_ANY) != 0 ||
 	    fk_tx_init(&s->fk, &s->tq, RING) != 0)
 		return -1;
-	/* a zero-copy device's DMA: no frame kept, none read by this core */
-	s->fk.dma = 1;
 	return 0;
 }
 
